@@ -1,0 +1,1 @@
+"""Self-contained HTML reports. See :mod:`creval.report.registry` for adding sections."""
