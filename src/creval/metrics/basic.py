@@ -1,0 +1,112 @@
+"""Cheap measures that make the pipeline real end to end: verse length, type-token ratio, whole-verse copies.
+
+The richer versions live in their own modules (lexical diversity, copying); these are the definitions the
+foundation ships with, each with its formula below.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+import numpy as np
+
+from creval.corpus.model import Corpus, Output
+from creval.metrics.base import Measure, MeasureResult, Signature, register_measure
+from creval.text.tokenize import get_tokenizer
+
+
+def verse_length_tokens(tokens: Sequence[str]) -> int:
+    """Verse length in tokens, :math:`|w|` (Potash et al. 2016 compare average verse length with the artist's)."""
+    return len(tokens)
+
+
+def verse_length_lines(text: str) -> int:
+    """Number of non-blank lines of a verse."""
+    return sum(1 for line in text.split("\n") if line.strip())
+
+
+def type_token_ratio(tokens: Sequence[str]) -> float:
+    """Type-token ratio :math:`\\mathrm{TTR} = |\\{w\\}| / |w|` (Templin 1957); NaN for an empty text."""
+    if not tokens:
+        return float("nan")
+    return len(set(tokens)) / len(tokens)
+
+
+_SPACE = re.compile(r"\s+")
+
+
+def normalise_for_copy(text: str) -> str:
+    """Case-folded, NFKC, punctuation-free, whitespace-collapsed text used to decide whether two verses are the
+    same verse (so a copy with different capitalisation or punctuation still counts)."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = "".join(ch if (ch.isalnum() or ch.isspace() or ch == "'") else " " for ch in text)
+    return _SPACE.sub(" ", text).strip()
+
+
+@register_measure
+class LengthMeasure(Measure):
+    """Verse length in tokens and in lines."""
+
+    name = "length"
+    description = "verse length in tokens (length_tokens) and non-blank lines (length_lines)"
+
+    def __init__(self, tokenizer: str = "word") -> None:
+        super().__init__(tokenizer=tokenizer)
+        self._tok = get_tokenizer(tokenizer)
+
+    def score(self, outputs: Sequence[Output]) -> MeasureResult:
+        tokens = np.array([verse_length_tokens(self._tok(o.text)) for o in outputs], dtype=float)
+        lines = np.array([verse_length_lines(o.text) for o in outputs], dtype=float)
+        tok = self.params["tokenizer"]
+        return MeasureResult(
+            values={"length_tokens": tokens, "length_lines": lines},
+            signatures={
+                "length_tokens": Signature("length_tokens", tokenizer=tok),
+                "length_lines": Signature("length_lines"),
+            },
+        )
+
+
+@register_measure
+class TTRMeasure(Measure):
+    """Type-token ratio of each output."""
+
+    name = "ttr"
+    description = "type-token ratio |types| / |tokens| (NaN for an empty output)"
+
+    def __init__(self, tokenizer: str = "word", lower: bool = True) -> None:
+        super().__init__(tokenizer=tokenizer, lower=lower)
+        self._tok = get_tokenizer(tokenizer, lower)
+
+    def score(self, outputs: Sequence[Output]) -> MeasureResult:
+        values = np.array([type_token_ratio(self._tok(o.text)) for o in outputs], dtype=float)
+        notes = [f"ttr undefined for empty output {o.id!r}" for o, v in zip(outputs, values) if np.isnan(v)]
+        sig = Signature("ttr", params={"lower": self.params["lower"]}, tokenizer=self.params["tokenizer"])
+        return MeasureResult(values={"ttr": values}, signatures={"ttr": sig}, notes=notes)
+
+
+@register_measure
+class VerseCopyMeasure(Measure):
+    """Whether an output is a whole verse of the training corpus (after :func:`normalise_for_copy`)."""
+
+    name = "verse_copy"
+    description = "1 when the whole output equals a corpus verse (case/punctuation-insensitive), else 0"
+    needs_corpus = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._index: set[str] = set()
+
+    def fit(self, corpus: Corpus) -> VerseCopyMeasure:
+        self._index = {normalise_for_copy(v.text) for v in corpus}
+        self._index.discard("")
+        return self
+
+    def score(self, outputs: Sequence[Output]) -> MeasureResult:
+        values = np.array(
+            [float(normalise_for_copy(o.text) in self._index) for o in outputs], dtype=float
+        )
+        sig = Signature("verse_copy", params={"normalise": "nfkc-casefold-nopunct"})
+        return MeasureResult(values={"verse_copy": values}, signatures={"verse_copy": sig})
