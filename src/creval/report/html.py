@@ -71,7 +71,7 @@ def fmt_value(value: Any, digits: int = 4) -> str:
 def table_html(frame: pd.DataFrame, *, digits: int = 4, left: Sequence[str] = (), max_rows: int = 500) -> str:
     """An HTML table of a DataFrame; text columns (and ``left``) are left-aligned; long tables are cut."""
     cols = list(frame.columns)
-    text_cols = set(left) | {c for c in cols if frame[c].dtype == object or str(frame[c].dtype) == "string"}
+    text_cols = set(left) | {c for c in cols if frame[c].dtype.kind not in "biufc"}
     head = "".join(f'<th class="{"l" if c in text_cols else ""}">{esc(c)}</th>' for c in cols)
     body = []
     for row in frame.head(max_rows).itertuples(index=False):

@@ -24,7 +24,8 @@ def fig_to_svg(fig: Any) -> str:
     """Render a figure to an inline ``<svg>`` string (no XML header) and close it."""
     plt = pyplot()
     buf = io.StringIO()
-    fig.savefig(buf, format="svg", bbox_inches="tight")
+    fig.savefig(buf, format="svg", bbox_inches="tight",
+                metadata={"Date": None, "Creator": None, "Format": None, "Type": None})
     plt.close(fig)
     svg = buf.getvalue()
     start = svg.find("<svg")

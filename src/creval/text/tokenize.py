@@ -2,7 +2,7 @@
 
 - ``"word"`` (default for spaced scripts): Unicode word tokens, apostrophes kept inside words (``don't``,
   ``runnin'``), lower-cased unless ``lower=False``. Punctuation is dropped.
-- ``"char"``: one token per non-space character (Chinese and other unspaced scripts).
+- ``"char"``: one token per character other than spaces and punctuation (Chinese and other unspaced scripts).
 - ``"whitespace"``: ``text.split()`` as-is (what the original lyrics evaluation scripts did).
 - ``"auto"``: word tokens, except that each CJK / Thai / Lao / Khmer / Myanmar character is a token of its own.
 
@@ -13,6 +13,7 @@ parameter of every measure and is recorded in its signature.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 TOKENIZERS = ("word", "char", "whitespace", "auto")
@@ -44,7 +45,10 @@ def word_tokens(text: str, lower: bool = True) -> list[str]:
 
 
 def char_tokens(text: str, lower: bool = True) -> list[str]:
-    return [c for c in (text.lower() if lower else text) if not c.isspace()]
+    """One token per character, leaving out spaces and punctuation (，。、！ are not units of a poem)."""
+    return [
+        c for c in (text.lower() if lower else text) if not c.isspace() and unicodedata.category(c)[0] not in "PZ"
+    ]
 
 
 def whitespace_tokens(text: str, lower: bool = False) -> list[str]:

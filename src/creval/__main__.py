@@ -1,0 +1,3 @@
+from creval.cli import main
+
+main()
