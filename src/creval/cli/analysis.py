@@ -1,0 +1,127 @@
+"""Analysis commands: ``creval baseline train|generate`` (the n-gram ghostwriter) and ``creval analyze``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from creval.cli import main
+from creval.errors import InputError
+
+
+def _console():
+    from rich.console import Console
+
+    return Console()
+
+
+def _parse_orders(value: str) -> list[int]:
+    """``"1-9"``, ``"3"`` or ``"1,3,5"`` → list of orders."""
+    orders: list[int] = []
+    try:
+        for part in value.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            if "-" in part:
+                lo, hi = part.split("-", 1)
+                orders.extend(range(int(lo), int(hi) + 1))
+            else:
+                orders.append(int(part))
+    except ValueError:
+        raise InputError(f"--orders {value!r}: expected numbers and ranges such as 1-9 or 1,3,5") from None
+    if not orders or min(orders) < 1:
+        raise InputError(f"--orders {value!r}: give at least one order, each >= 1")
+    return list(dict.fromkeys(orders))
+
+
+def _artists(values: tuple[str, ...]) -> list[str] | None:
+    return list(values) if values else None
+
+
+@main.group()
+def baseline() -> None:
+    """The n-gram ghostwriter baseline (Potash et al. 2016): train per-artist models, generate verses."""
+
+
+_orders_option = click.option("--orders", default="1-9", show_default=True,
+                              help="n-gram orders: a range (1-9), a list (1,3,5) or both.")
+_artist_option = click.option("--artist", "artists", multiple=True,
+                              help="Train on this artist only (repeatable); default: every artist.")
+_tokenizer_option = click.option("--tokenizer", default="whitespace", show_default=True,
+                                 type=click.Choice(["whitespace", "char", "auto"]),
+                                 help="Tokens of the model: words as written, characters (Chinese), or auto.")
+
+
+@baseline.command("train")
+@click.option("--corpus", "corpus_path", required=True, type=click.Path(path_type=Path),
+              help="Corpus: folder of artist folders, .jsonl, .csv, Chicago .txt or .json.")
+@click.option("--out", "out_path", required=True, type=click.Path(path_type=Path),
+              help="Model file to write (JSON: vocabulary and n-gram counts per artist and order).")
+@_orders_option
+@_artist_option
+@_tokenizer_option
+@click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of the corpus files.")
+def baseline_train(corpus_path: Path, out_path: Path, orders: str, artists: tuple[str, ...], tokenizer: str,
+                   encoding: str) -> None:
+    """Train one n-gram model per artist and order and save them all to one JSON file.
+
+    Example: creval baseline train --corpus lyrics/ --orders 1-9 --out ngram.json
+    """
+    from creval.analysis.ngram import save_models, train_baselines
+    from creval.corpus.io import read_corpus
+
+    data = read_corpus(corpus_path, encoding=encoding)
+    models = train_baselines(data, _artists(artists), _parse_orders(orders), tokenizer=tokenizer)
+    save_models(models, out_path)
+    n_artists = len({m.artist for m in models})
+    _console().print(f"wrote {out_path} ({len(models)} models: {n_artists} artist(s) × orders {orders})")
+
+
+@baseline.command("generate")
+@click.option("--model", "model_path", type=click.Path(path_type=Path),
+              help="Model file written by `creval baseline train`.")
+@click.option("--corpus", "corpus_path", type=click.Path(path_type=Path),
+              help="Or train on this corpus on the fly (same result as train + generate).")
+@click.option("--out", "out_path", required=True, type=click.Path(path_type=Path),
+              help="Generations JSONL to write (checkpoint = n, sample = verse number).")
+@click.option("--per-order", default=5, show_default=True, help="Verses per artist and order.")
+@click.option("--seed", default=0, show_default=True, help="Random seed (one derived seed per artist and n).")
+@click.option("--system", default="ngram", show_default=True, help="System name written to every row.")
+@click.option("--orders", default=None,
+              help="n-gram orders (1-9, 1,3,5); default: every model in --model, or 1-9 with --corpus.")
+@_artist_option
+@_tokenizer_option
+@click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of the corpus files.")
+def baseline_generate(model_path: Path | None, corpus_path: Path | None, out_path: Path, per_order: int, seed: int,
+                      system: str, orders: str | None, artists: tuple[str, ...], tokenizer: str, encoding: str) -> None:
+    """Generate verses from saved models (--model) or from a corpus (--corpus) into a generations JSONL.
+
+    Example: creval baseline generate --model ngram.json --per-order 5 --seed 0 --out ngram.jsonl
+    """
+    from creval.analysis.ngram import generate_from_models, load_models, train_baselines
+    from creval.corpus.io import read_corpus, write_generations
+
+    if (model_path is None) == (corpus_path is None):
+        raise InputError("give exactly one of --model and --corpus")
+    if per_order < 1:
+        raise InputError(f"--per-order must be at least 1, got {per_order}")
+    if model_path is not None:
+        models = load_models(model_path)
+        wanted_orders = set(_parse_orders(orders)) if orders else None
+        wanted_artists = set(artists) if artists else None
+        if wanted_artists:
+            unknown = wanted_artists - {m.artist for m in models}
+            if unknown:
+                raise InputError(f"artist(s) not in the model file: {', '.join(sorted(unknown))}", model_path)
+        models = [m for m in models if (wanted_orders is None or m.n in wanted_orders)
+                  and (wanted_artists is None or m.artist in wanted_artists)]
+        if not models:
+            raise InputError("no model in the file matches --orders/--artist", model_path)
+    else:
+        data = read_corpus(corpus_path, encoding=encoding)
+        models = train_baselines(data, _artists(artists), _parse_orders(orders or "1-9"), tokenizer=tokenizer)
+    outputs = generate_from_models(models, per_order, seed, system=system)
+    write_generations(outputs, out_path)
+    _console().print(f"wrote {out_path} ({len(outputs)} verses from {len(models)} models)")
