@@ -55,6 +55,7 @@ _REPEAT = re.compile(
     r"|\s*\*(?P<g>\d+))\s*$",
     re.IGNORECASE,
 )
+_MARKUP_ENDS = frozenset(")]0123456789")
 
 
 @dataclass
@@ -109,6 +110,8 @@ def is_metadata(line: str) -> bool:
 
 def strip_repeat_markup(line: str) -> tuple[str, int]:
     """Remove line-repetition markup; return the bare line and the repeat count (1 when none)."""
+    if line.rstrip()[-1:] not in _MARKUP_ENDS:  # every markup form ends in a digit or a bracket
+        return line, 1
     match = _REPEAT.search(line)
     if not match:
         return line, 1

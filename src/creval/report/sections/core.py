@@ -63,7 +63,7 @@ def distributions_section(ctx: ReportContext) -> str | None:
         if not data:
             plt.close(fig)
             continue
-        parts = ax.boxplot(data, vert=False, patch_artist=True, widths=0.6)
+        parts = ax.boxplot(data, orientation="horizontal", patch_artist=True, widths=0.6)
         for patch, label in zip(parts["boxes"], labels):
             patch.set_facecolor(colours[label])
             patch.set_alpha(0.55)
