@@ -105,10 +105,12 @@ def corpus_stats_cmd(path: Path, csv_path: Path | None, clean: bool, min_tokens:
               help="Cleaned corpus as JSONL (artist, title, text).")
 @click.option("--min-tokens", default=20, show_default=True, help="Drop verses with fewer tokens.")
 @click.option("--expand-repeats", is_flag=True, help="Repeat a line marked [x2] instead of keeping it once.")
+@click.option("--disfluency", type=click.Choice(["correct", "filter"]),
+              help="Also handle disfluencies (Addanki & Wu 2014): correct them, or filter the lines out.")
 @click.option("--dropped", "dropped_path", type=click.Path(path_type=Path),
               help="Write every dropped verse/line with file, line and reason to this CSV.")
 @_encoding_option
-def corpus_clean_cmd(path: Path, out_path: Path, min_tokens: int, expand_repeats: bool,
+def corpus_clean_cmd(path: Path, out_path: Path, min_tokens: int, expand_repeats: bool, disfluency: str | None,
                      dropped_path: Path | None, encoding: str) -> None:
     """Clean rap lyrics as Potash et al. (2016) did: drop metadata and section-header lines, repetition
     markup ([x2], (repeat 2x), *2), chorus/hook sections, then verses shorter than --min-tokens tokens."""
@@ -118,7 +120,8 @@ def corpus_clean_cmd(path: Path, out_path: Path, min_tokens: int, expand_repeats
     from creval.corpus.io import atomic_write, read_corpus, write_corpus_jsonl
 
     data = read_corpus(path, encoding=encoding)
-    cleaned, report = clean_corpus(data, min_tokens=min_tokens, expand_repeats=expand_repeats)
+    cleaned, report = clean_corpus(data, min_tokens=min_tokens, expand_repeats=expand_repeats,
+                                   disfluency=disfluency)
     write_corpus_jsonl(cleaned, out_path)
     if dropped_path is not None:
         with atomic_write(dropped_path) as handle:
@@ -133,7 +136,42 @@ def corpus_clean_cmd(path: Path, out_path: Path, min_tokens: int, expand_repeats
 
         rows = [{"artist": a, **dict(c)} for a, c in sorted(by_artist.items())]
         _print_frame(pd.DataFrame(rows).fillna(0), "dropped, by artist and reason")
+    if report.disfluency is not None:
+        _print_disfluency(report.disfluency, "artist")
     _console().print(f"wrote {out_path} ({len(cleaned)} verses)")
+
+
+def _print_disfluency(report, group: str) -> None:
+    import pandas as pd
+
+    frame = pd.DataFrame(report.table()).rename(columns={"group": group})
+    if not frame.empty:
+        _print_frame(frame, f"disfluencies found ({report.strategy}), by {group}")
+
+
+@main.command("disfluency")
+@click.argument("generations", type=click.Path(path_type=Path))
+@click.option("--strategy", required=True, type=click.Choice(["correct", "filter"]),
+              help="correct: collapse repeated words and stutters, drop echoes and filler lines; "
+                   "filter: drop every line with a disfluency.")
+@click.option("--out", "out_path", required=True, type=click.Path(path_type=Path),
+              help="Post-processed generations JSONL.")
+@click.option("--suffix", is_flag=True,
+              help="Append '+STRATEGY' to system names and ids, so both strategies can be compared in one study.")
+@click.option("--min-run", default=2, show_default=True, help="Shortest run of a repeated word that counts.")
+def disfluency_cmd(generations: Path, strategy: str, out_path: Path, suffix: bool, min_run: int) -> None:
+    """Post-process system outputs for disfluencies (Addanki & Wu 2014): repeated words ("the the the"),
+    stutters ("b-b-bad"), backing-vocal echoes ("(yeah)") and filler lines ("ooh", "yeah yeah").
+    Prints the counts per system."""
+    from creval.corpus.io import read_generations, write_generations
+    from creval.text.disfluency import handle_outputs
+
+    outputs = read_generations(generations)
+    fixed, report = handle_outputs(outputs, strategy, min_run=min_run,
+                                   system_suffix=f"+{strategy}" if suffix else None)
+    write_generations(fixed, out_path)
+    _print_disfluency(report, "system")
+    _console().print(f"wrote {out_path} ({len(fixed)} outputs)")
 
 
 @main.command("measures")

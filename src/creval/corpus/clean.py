@@ -13,7 +13,9 @@ Steps, in order, each one counted in the :class:`CleaningReport`:
    (The paper drops choruses "up to the next section"; blank lines end a verse in creval's formats, so a
    verse boundary also ends the chorus. A bare ``Chorus`` / ``[Chorus x2]`` line with no lines under it,
    i.e. a pointer to a chorus printed earlier, is simply dropped as a header.)
-4. **tokenise** (creval's word tokenizer) and drop verses with fewer than ``min_tokens`` tokens (20, as the
+4. optionally, **disfluency handling** (Addanki & Wu 2014; ``disfluency="correct"`` or ``"filter"``, see
+   :mod:`creval.text.disfluency`), counted per artist in ``report.disfluency``;
+5. **tokenise** (creval's word tokenizer) and drop verses with fewer than ``min_tokens`` tokens (20, as the
    paper did).
 
 The report lists every dropped verse/line with file, line number and reason.
@@ -26,6 +28,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from creval.corpus.model import Corpus, Verse
+from creval.text.disfluency import DisfluencyReport, handle_lines
 from creval.text.tokenize import get_tokenizer
 
 _SECTION_WORDS = (
@@ -77,6 +80,7 @@ class CleaningReport:
     verses_out: int = 0
     dropped: list[Dropped] = field(default_factory=list)
     repeat_markup_removed: int = 0
+    disfluency: DisfluencyReport | None = None
 
     def counts(self) -> Counter[str]:
         return Counter(d.reason for d in self.dropped)
@@ -93,6 +97,11 @@ class CleaningReport:
             parts.append(f"{n} × {reason}")
         if self.repeat_markup_removed:
             parts.append(f"{self.repeat_markup_removed} × repetition markup removed (line kept)")
+        if self.disfluency is not None:
+            d = self.disfluency
+            found = ", ".join(f"{d.total(k)} {k}" for k in ("repetition", "stutter", "backing", "filler"))
+            parts.append(f"disfluencies ({d.strategy}): {found}; {sum(d.lines_changed.values())} lines "
+                         f"corrected, {sum(d.lines_dropped.values())} dropped")
         return "; ".join(parts)
 
 
@@ -150,15 +159,20 @@ def clean_corpus(
     min_tokens: int = 20,
     tokenizer: str = "word",
     expand_repeats: bool = False,
+    disfluency: str | None = None,
 ) -> tuple[Corpus, CleaningReport]:
     """Clean every verse (module docstring) and drop verses shorter than ``min_tokens`` tokens."""
     if min_tokens < 0:
         raise ValueError("min_tokens must be >= 0")
     tok = get_tokenizer(tokenizer)
     report = CleaningReport(verses_in=len(corpus))
+    if disfluency is not None:
+        report.disfluency = DisfluencyReport(disfluency)
     out: list[Verse] = []
     for verse in corpus:
         lines = clean_verse(verse, report, expand_repeats=expand_repeats)
+        if report.disfluency is not None:
+            lines = handle_lines(lines, disfluency, report.disfluency, verse.artist)
         if not lines:
             report.dropped.append(Dropped(verse.source, verse.line, verse.artist, "empty after cleaning", ""))
             continue
