@@ -1,0 +1,159 @@
+"""Result types shared by every agreement statistic, and the input helpers they use.
+
+A statistic never returns a bare float: it returns a small frozen dataclass carrying the value, the number of
+units it rests on and, when the statistic is undefined for the data (every rating identical, a single rater, no
+unit with two ratings), ``value = nan``, ``defined = False`` and a ``reason`` saying why. Undefined is never
+reported as 1.0 and never raises.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from creval.errors import InputError
+
+__all__ = ["StatResult", "encode_labels", "as_frame"]
+
+
+@dataclass(frozen=True)
+class StatResult:
+    """One statistic: value, sample size and (when it has them) CI, standard error, p-value and a label.
+
+    ``detail`` holds statistic-specific extras (observed and expected agreement, dropped items, ...).
+    ``float(result)`` gives the value (NaN when undefined).
+    """
+
+    statistic: str
+    value: float
+    n: int
+    defined: bool = True
+    reason: str | None = None
+    ci: tuple[float, float] | None = None
+    confidence: float | None = None
+    se: float | None = None
+    p_value: float | None = None
+    interpretation: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def undefined(cls, statistic: str, reason: str, n: int = 0, **detail: Any) -> StatResult:
+        return cls(statistic=statistic, value=math.nan, n=int(n), defined=False, reason=reason, detail=detail)
+
+    def __float__(self) -> float:
+        return float(self.value)
+
+    def as_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["detail"] = dict(self.detail)
+        return out
+
+    def __str__(self) -> str:
+        if not self.defined:
+            return f"{self.statistic} = undefined ({self.reason}; n={self.n})"
+        text = f"{self.statistic} = {self.value:.3f}"
+        if self.interpretation:
+            text += f" ({self.interpretation})"
+        if self.ci is not None:
+            level = f"{round((self.confidence or 0.95) * 100):d}% CI" if self.confidence else "CI"
+            text += f", {level} [{self.ci[0]:.3f}, {self.ci[1]:.3f}]"
+        if self.p_value is not None and not math.isnan(self.p_value):
+            text += f", p = {self.p_value:.3g}"
+        return text + f", n={self.n}"
+
+
+def _is_missing_array(values: np.ndarray) -> np.ndarray:
+    if values.dtype.kind == "f":
+        return np.isnan(values)
+    if values.dtype.kind in "iub":
+        return np.zeros(values.shape, dtype=bool)
+    import pandas as pd
+
+    return np.asarray(pd.isna(values), dtype=bool)
+
+
+def encode_labels(values: Any, categories: Sequence[Any] | None = None) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """Integer codes (``-1`` for a missing cell: None, NaN, pd.NA) and the category list.
+
+    Categories are the given ``categories`` in that order (a label outside them is an :class:`InputError`), else
+    the sorted distinct labels (first-appearance order when labels of mixed types cannot be sorted). The order
+    matters for weighted kappa and ordinal alpha only.
+    """
+    arr = np.asarray(values, dtype=object if _needs_object(values) else None)
+    missing = _is_missing_array(arr)
+    codes = np.full(arr.shape, -1, dtype=np.int64)
+    present = arr[~missing]
+    if categories is not None:
+        cats = tuple(categories)
+        if len(set(cats)) != len(cats):
+            raise InputError("categories contain a duplicate label")
+        if present.dtype.kind in "fiub" and all(isinstance(c, int | float | np.number) for c in cats):
+            cat_arr = np.asarray(cats, dtype=float)
+            order = np.argsort(cat_arr, kind="stable")
+            pos = np.searchsorted(cat_arr[order], present.astype(float))
+            pos = np.clip(pos, 0, len(cats) - 1)
+            ok = cat_arr[order][pos] == present.astype(float)
+            if not ok.all():
+                raise InputError(f"label {present[~ok][0]!r} is not one of the categories {list(cats)}")
+            codes[~missing] = order[pos]
+        else:
+            index = {c: i for i, c in enumerate(cats)}
+            try:
+                mapped = [index[v] for v in present.tolist()]
+            except KeyError as exc:
+                raise InputError(f"label {exc.args[0]!r} is not one of the categories {list(cats)}") from None
+            codes[~missing] = np.asarray(mapped, dtype=np.int64)
+        return codes, cats
+    if present.dtype.kind in "fiub":
+        uniq, inv = np.unique(present, return_inverse=True)
+        codes[~missing] = inv.reshape(-1)
+        return codes, tuple(uniq.tolist())
+    import pandas as pd
+
+    flat = pd.Series(present.reshape(-1), dtype=object)
+    try:
+        inv, uniq = pd.factorize(flat, sort=True)
+    except TypeError:
+        inv, uniq = pd.factorize(flat, sort=False)
+    codes[~missing] = inv
+    return codes, tuple(uniq.tolist())
+
+
+def _needs_object(values: Any) -> bool:
+    if isinstance(values, np.ndarray):
+        return False
+    try:
+        import pandas as pd
+
+        if isinstance(values, pd.DataFrame | pd.Series):
+            return values.to_numpy().dtype.kind not in "fiub"
+    except ImportError:  # pragma: no cover
+        pass
+    try:
+        arr = np.asarray(values)
+    except ValueError:
+        return True
+    return arr.dtype.kind not in "fiub"
+
+
+def as_frame(data: Any, required: Sequence[str], *, what: str = "table") -> Any:
+    """A pandas DataFrame from a DataFrame, a list of row dicts or a dict of columns; checks required columns."""
+    import pandas as pd
+
+    if isinstance(data, pd.DataFrame):
+        frame = data
+    else:
+        try:
+            frame = pd.DataFrame(data)
+        except (TypeError, ValueError) as exc:
+            raise InputError(f"{what}: cannot read as a table ({exc})") from None
+    missing = [c for c in required if c not in frame.columns]
+    if missing:
+        raise InputError(
+            f"{what}: missing column(s) {', '.join(map(repr, missing))}; has {', '.join(map(repr, frame.columns))}"
+        )
+    return frame
