@@ -153,19 +153,23 @@ def nondeterministic_correlations(results: pd.DataFrame, measures: Sequence[str]
     if measures is not None:
         res = res[res["measure"].isin(list(measures))]
     rows = []
-    for (system, measure), part in res.groupby(["system", "measure"], sort=True, observed=True):
-        frame = part[["input_id", "sample", "value"]]
-        if frame["input_id"].isna().all():
-            rows.append({"system": system, "measure": measure, "pair": "—", "n_inputs": 0,
-                         "note": "outputs have no input_id: samples cannot be grouped", "draws": 0})
+    for system, by_system in res.groupby("system", sort=True, observed=True):
+        if by_system["input_id"].isna().all():
+            rows.append({"system": system, "measure": "—", "pair": "—", "n_inputs": 0, "draws": 0,
+                         "note": "outputs have no input_id: samples cannot be grouped"})
             continue
-        _, mat, best = sample_matrix(frame)
-        if mat.shape[1] < 2 and not np.isfinite(best).any():
-            rows.append({"system": system, "measure": measure, "pair": "—", "n_inputs": int(len(mat)),
-                         "note": "one sample per input and no one-best output: nothing to compare", "draws": 0})
+        samples = by_system[by_system["sample"].astype("string") != BEST]
+        per_input = samples.groupby(["measure", "input_id"], observed=True).size()
+        has_best = (by_system["sample"].astype("string") == BEST).any()
+        if (per_input.empty or per_input.max() < 2) and not has_best:
+            rows.append({"system": system, "measure": "—", "pair": "—",
+                         "n_inputs": int(by_system["input_id"].nunique()), "draws": 0,
+                         "note": "one sample per input and no one-best output: nothing to compare"})
             continue
-        for row in choice_correlations(mat, best, draws=draws, seed=seed):
-            rows.append({"system": system, "measure": measure, **row})
+        for measure, part in by_system.groupby("measure", sort=True, observed=True):
+            _, mat, best = sample_matrix(part[["input_id", "sample", "value"]])
+            for row in choice_correlations(mat, best, draws=draws, seed=seed):
+                rows.append({"system": system, "measure": measure, **row})
     return pd.DataFrame(rows, columns=ND_COLUMNS)
 
 
