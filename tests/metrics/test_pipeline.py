@@ -70,4 +70,4 @@ def test_pipeline_refuses_user_mistakes(probe_measure) -> None:
     with pytest.raises(InputError, match="duplicate output id"):
         creval.evaluate(None, outs * 2, ["length"])
     with pytest.raises(InputError, match="not run"):
-        creval.evaluate(None, outs, ["length"], params={"ttr": {"lower": False}})
+        creval.evaluate(None, outs, ["length"], params={"verse_copy": {"x": 1}})

@@ -42,7 +42,7 @@ def _parse_params(items: tuple[str, ...]) -> dict[str, dict[str, Any]]:
         key, sep, raw = item.partition("=")
         measure, dot, name = key.partition(".")
         if not sep or not dot or not measure or not name:
-            raise InputError(f"--param {item!r}: expected MEASURE.NAME=VALUE, e.g. ttr.tokenizer=char")
+            raise InputError(f"--param {item!r}: expected MEASURE.NAME=VALUE, e.g. length.tokenizer=char")
         try:
             value = yaml.safe_load(raw)
         except yaml.YAMLError:
@@ -201,7 +201,7 @@ def measures_cmd() -> None:
 @click.option("--measures", "measures", metavar="A,B,...",
               help="Comma-separated measure names (see `creval measures`); default: all default measures.")
 @click.option("--param", "params", multiple=True, metavar="MEASURE.NAME=VALUE",
-              help="A measure parameter, e.g. --param ttr.tokenizer=char (repeatable).")
+              help="A measure parameter, e.g. --param length.tokenizer=char (repeatable).")
 @click.option("--clean/--no-clean", default=False, show_default=True,
               help="Clean the corpus first (see `creval corpus clean`).")
 @click.option("--min-tokens", default=20, show_default=True, help="With --clean: drop shorter verses.")

@@ -1,7 +1,7 @@
-"""Cheap measures that make the pipeline real end to end: verse length, type-token ratio, whole-verse copies.
+"""Cheap measures that make the pipeline real end to end: verse length and whole-verse copies.
 
-The richer versions live in their own modules (lexical diversity, copying); these are the definitions the
-foundation ships with, each with its formula below.
+(The type-token ratio is reported by :mod:`creval.metrics.lexical`; line-level and n-gram copying by
+:mod:`creval.metrics.copying`.)
 """
 
 from __future__ import annotations
@@ -25,13 +25,6 @@ def verse_length_tokens(tokens: Sequence[str]) -> int:
 def verse_length_lines(text: str) -> int:
     """Number of non-blank lines of a verse."""
     return sum(1 for line in text.split("\n") if line.strip())
-
-
-def type_token_ratio(tokens: Sequence[str]) -> float:
-    """Type-token ratio :math:`\\mathrm{TTR} = |\\{w\\}| / |w|` (Templin 1957); NaN for an empty text."""
-    if not tokens:
-        return float("nan")
-    return len(set(tokens)) / len(tokens)
 
 
 _SPACE = re.compile(r"\s+")
@@ -67,24 +60,6 @@ class LengthMeasure(Measure):
                 "length_lines": Signature("length_lines"),
             },
         )
-
-
-@register_measure
-class TTRMeasure(Measure):
-    """Type-token ratio of each output."""
-
-    name = "ttr"
-    description = "type-token ratio |types| / |tokens| (NaN for an empty output)"
-
-    def __init__(self, tokenizer: str = "word", lower: bool = True) -> None:
-        super().__init__(tokenizer=tokenizer, lower=lower)
-        self._tok = get_tokenizer(tokenizer, lower)
-
-    def score(self, outputs: Sequence[Output]) -> MeasureResult:
-        values = np.array([type_token_ratio(self._tok(o.text)) for o in outputs], dtype=float)
-        notes = [f"ttr undefined for empty output {o.id!r}" for o, v in zip(outputs, values) if np.isnan(v)]
-        sig = Signature("ttr", params={"lower": self.params["lower"]}, tokenizer=self.params["tokenizer"])
-        return MeasureResult(values={"ttr": values}, signatures={"ttr": sig}, notes=notes)
 
 
 @register_measure
