@@ -166,8 +166,9 @@ def run_analysis(results: pd.DataFrame, *, corpus: Corpus | None = None, corpus_
                           artist_density=densities, notes=notes)
 
 
-def write_analysis(result: AnalysisResult, out_dir: str | Path) -> Path:
-    """Write every table as CSV (plus ``notes.txt``) into ``out_dir``, all or nothing."""
+def write_analysis(result: AnalysisResult, out_dir: str | Path, extra: Mapping[str, str] | None = None) -> Path:
+    """Write every table as CSV (plus ``notes.txt`` and the ``extra`` text files, e.g. a report) into
+    ``out_dir``, all or nothing."""
     from creval.corpus.io import atomic_directory
 
     out_dir = Path(out_dir)
@@ -175,4 +176,6 @@ def write_analysis(result: AnalysisResult, out_dir: str | Path) -> Path:
         for name, frame in result.tables().items():
             frame.to_csv(tmp / f"{name}.csv", index=False)
         (tmp / "notes.txt").write_text("".join(f"{n}\n" for n in result.notes), "utf-8")
+        for name, text in (extra or {}).items():
+            (tmp / name).write_text(text, "utf-8")
     return out_dir

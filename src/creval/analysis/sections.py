@@ -3,7 +3,7 @@ system), verse structure, correlations (tables + heatmap) and nondeterministic s
 
 All four read one :class:`~creval.analysis.pipeline.AnalysisResult`, computed once per report. Options come
 from ``ctx.artifacts["analysis"]`` when present (``ratings``: a human-ratings table, ``window``, ``draws``,
-``seed``, ``artist_density``), which is how ``creval analyze`` passes them.
+``seed``, ``artist_density``, or a ready ``result``), which is how ``creval analyze`` passes them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,9 @@ def analysis_for(ctx: ReportContext):
     from creval.analysis.pipeline import run_analysis
 
     opts = dict(ctx.artifacts.get("analysis", {})) if isinstance(ctx.artifacts, dict) else {}
+    if opts.get("result") is not None:
+        _CACHE[0], _CACHE[1] = ctx, opts["result"]
+        return opts["result"]
     result = run_analysis(
         ctx.results, corpus=ctx.corpus, corpus_stats=ctx.corpus_stats, outputs=ctx.outputs,
         ratings=opts.get("ratings"), artist_density=opts.get("artist_density"), signatures=ctx.signatures,

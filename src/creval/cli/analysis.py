@@ -125,3 +125,123 @@ def baseline_generate(model_path: Path | None, corpus_path: Path | None, out_pat
     outputs = generate_from_models(models, per_order, seed, system=system)
     write_generations(outputs, out_path)
     _console().print(f"wrote {out_path} ({len(outputs)} verses from {len(models)} models)")
+
+
+def _read_results(results_dir: Path):
+    import pandas as pd
+
+    from creval.metrics.base import TIDY_COLUMNS, results_frame
+
+    if not results_dir.is_dir():
+        raise InputError("expected the output folder of `creval evaluate` (results.csv inside)", results_dir)
+    parquet, csv = results_dir / "results.parquet", results_dir / "results.csv"
+    if parquet.is_file():
+        try:
+            frame = pd.read_parquet(parquet)
+        except Exception as exc:  # pyarrow raises several types for a damaged file
+            raise InputError(f"cannot read the results table ({exc})", parquet) from None
+        source = parquet
+    elif csv.is_file():
+        try:
+            frame = pd.read_csv(csv, dtype={"output_id": "string", "input_id": "string", "sample": "string"})
+        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+            raise InputError(f"cannot read the results table ({exc})", csv) from None
+        source = csv
+    else:
+        raise InputError("no results.parquet or results.csv in this folder", results_dir)
+    missing = [c for c in TIDY_COLUMNS if c not in frame.columns]
+    if missing:
+        raise InputError(f"results table lacks column(s) {', '.join(missing)}", source, 1)
+    return results_frame(frame[list(TIDY_COLUMNS)].to_dict("records"))
+
+
+def _read_ratings(path: Path):
+    import pandas as pd
+
+    try:
+        frame = pd.read_csv(path, dtype={"output_id": "string"})
+    except FileNotFoundError:
+        raise InputError("file not found", path) from None
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise InputError(f"cannot read the ratings CSV ({exc})", path) from None
+    missing = {"system", "output_id", "rating"} - set(frame.columns)
+    if missing:
+        raise InputError(f"ratings CSV lacks column(s) {', '.join(sorted(missing))} (expected artist, system, "
+                         "output_id, rating)", path, 1)
+    return frame
+
+
+@main.command("analyze")
+@click.argument("results_dir", type=click.Path(path_type=Path))
+@click.option("--corpus", "corpus_path", type=click.Path(path_type=Path),
+              help="The corpus the results were computed against (for the artists' own rhyme density and "
+                   "verse lengths).")
+@click.option("--generations", "gen_path", type=click.Path(path_type=Path),
+              help="Generations JSONL (default: RESULTS_DIR/generations.jsonl when it exists).")
+@click.option("--ratings", "ratings_path", type=click.Path(path_type=Path),
+              help="Human ratings CSV with columns artist, system, output_id, rating (one row per judgement).")
+@click.option("--window", default=0.0, show_default=True,
+              help="Average outputs within ± this many checkpoints of each point (unique yet similar).")
+@click.option("--draws", default=100, show_default=True, help="Random sample choices averaged (Wu et al.).")
+@click.option("--seed", default=0, show_default=True, help="Seed of the random sample choices.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path),
+              help="Where to write the tables and report.html (default: RESULTS_DIR/analysis).")
+@click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of the corpus files.")
+def analyze_cmd(results_dir: Path, corpus_path: Path | None, gen_path: Path | None, ratings_path: Path | None,
+                window: float, draws: int, seed: int, out_dir: Path | None, encoding: str) -> None:
+    """Run the ghostwriting analyses over the output folder of `creval evaluate`: "unique yet similar"
+    (Potash et al. 2016), verse structure, correlations (with corpus statistics) and nondeterministic
+    systems (Wu et al.). Writes one CSV per table and a report.html.
+
+    Example: creval analyze results/ --corpus lyrics/
+    """
+    import json
+
+    import pandas as pd
+
+    from creval.analysis.pipeline import run_analysis, write_analysis
+    from creval.api import summarise
+    from creval.corpus.io import read_corpus, read_generations
+
+    if window < 0:
+        raise InputError(f"--window must be >= 0, got {window}")
+    if draws < 1:
+        raise InputError(f"--draws must be at least 1, got {draws}")
+    results = _read_results(results_dir)
+    corpus = read_corpus(corpus_path, encoding=encoding) if corpus_path is not None else None
+    stats = None
+    if corpus is not None:
+        from creval.corpus.stats import corpus_stats
+
+        stats = corpus_stats(corpus)
+    elif (results_dir / "corpus_stats.csv").is_file():
+        stats = pd.read_csv(results_dir / "corpus_stats.csv")
+    if gen_path is None and (results_dir / "generations.jsonl").is_file():
+        gen_path = results_dir / "generations.jsonl"
+    outputs = read_generations(gen_path) if gen_path is not None else []
+    ratings = _read_ratings(ratings_path) if ratings_path is not None else None
+    signatures = {}
+    sig_file = results_dir / "signatures.json"
+    if sig_file.is_file():
+        try:
+            signatures = json.loads(sig_file.read_text("utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            signatures = {}
+    result = run_analysis(results, corpus=corpus, corpus_stats=stats, outputs=outputs, ratings=ratings,
+                          signatures=signatures, window=window, draws=draws, seed=seed)
+    target = out_dir or results_dir / "analysis"
+    from creval.report.html import render_report
+    from creval.report.registry import ReportContext
+
+    ctx = ReportContext(results=results, summary=summarise(results), corpus=corpus, outputs=outputs,
+                        signatures={}, corpus_stats=stats, notes=list(result.notes), title="creval analysis",
+                        artifacts={"analysis": {"result": result}})
+    write_analysis(result, target, extra={"report.html": render_report(ctx)})
+    console = _console()
+    if not result.ghostwriter.empty:
+        from creval.cli.core import _print_frame
+
+        _print_frame(result.ghostwriter, "unique yet similar (lower similarity wins)", digits=4)
+    for note in result.notes:
+        console.print(f"[yellow]{note}[/]")
+    console.print(f"wrote {target}/ ({', '.join(f'{k}.csv' for k in result.tables())}, report.html)")
