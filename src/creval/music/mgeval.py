@@ -43,7 +43,7 @@ import numpy as np
 from creval.errors import InputError
 
 MODES = ("compat", "corrected")
-EXACT_LIMIT = 4_000_000
+EXACT_LIMIT = 500_000
 _FINE = 1 << 14
 
 
