@@ -116,7 +116,11 @@ def _resolve(word: str) -> Pronunciation | None:
                 return _make(word, [joined[0]], "numeral", " ".join(words))
     found = _lookup_normalised(w)
     if found:
-        return _make(word, found[0], "normalised", found[1])
+        variants, spelling = found
+        if spelling.endswith("ing") and not w.rstrip("'").endswith("g"):
+            # a dropped g is sung as -in: keep the dictionary's vowels, end in N rather than NG
+            variants = [v[:-1] + ["N"] if v and v[-1] == "NG" else v for v in map(list, variants)]
+        return _make(word, variants, "normalised", spelling)
     if "-" in w.strip("-"):
         parts = [p for p in w.split("-") if p]
         joined = _compound(parts)

@@ -2,8 +2,9 @@
 
 Every vowel is the nucleus of one syllable. Consonants between two vowels are split by the maximal onset
 principle: the next syllable takes the longest run of consonants that is a legal English word onset, the
-rest closes the previous syllable (so ``M AE1 S T ER0`` → ``M AE1 S | T ER0``, ``AH0 S T R EY1`` →
-``AH0 | S T R EY1``). Consonants before the first vowel are its onset; after the last vowel, its coda.
+rest closes the previous syllable (``AH0 S T R EY1`` → ``AH0 | S T R EY1``), except that a stressed lax vowel
+(AE, EH, IH, AH, UH), which cannot end an English syllable, keeps at least one consonant as its coda
+(``M AE1 S T ER0`` → ``M AE1 S | T ER0``, ``HH AE1 P IY0`` → ``HH AE1 P | IY0``). Consonants before the first vowel are its onset; after the last vowel, its coda.
 """
 
 from __future__ import annotations
@@ -42,9 +43,12 @@ class Syllable:
         return " ".join(self.phones)
 
 
-def _split_cluster(cluster: Sequence[str]) -> int:
+_LAX = frozenset({"AE", "EH", "IH", "AH", "UH"})
+
+
+def _split_cluster(cluster: Sequence[str], min_coda: int = 0) -> int:
     """Index where the onset of the next syllable starts inside an intervocalic consonant cluster."""
-    for start in range(len(cluster)):
+    for start in range(min(min_coda, len(cluster)), len(cluster)):
         if tuple(cluster[start:]) in LEGAL_ONSETS:
             return start
     return len(cluster)
@@ -64,7 +68,9 @@ def syllabify(phones: Sequence[str]) -> tuple[Syllable, ...]:
         onset = tuple(phones[onset_start:vi])
         if n + 1 < len(vowel_pos):
             cluster = phones[vi + 1 : vowel_pos[n + 1]]
-            cut = _split_cluster(cluster)
+            ph = phones[vi]
+            checked = ph[-1] in "12" and base(ph) in _LAX
+            cut = _split_cluster(cluster, 1 if checked else 0)
             coda = tuple(cluster[:cut])
             onset_start = vi + 1 + cut
         else:
