@@ -1,0 +1,1020 @@
+"""Reference-overlap measures: BLEU (nltk- and sacrebleu-identical), ROUGE-1/2/L (rouge-score- and
+rouge-identical) and self-BLEU.
+
+All n-gram counting runs over integer-encoded tokens with numpy (:mod:`creval.metrics._ngrams`) for every
+sentence at once; only the last few floating-point steps run per sentence, in exactly the order the reference
+library uses, so the numbers are bit-for-bit the reference library's.
+
+Definitions chosen where the libraries disagree with "never a silent zero" (documented, tested):
+
+- An empty hypothesis (no tokens) scores NaN, not 0 (nltk returns 0, the original lyrics scripts returned NaN).
+- An empty reference list raises :class:`~creval.errors.InputError`.
+- When every reference of a hypothesis is empty after tokenisation (e.g. punctuation only), the score is NaN.
+- Text in a script the chosen tokenizer cannot see (e.g. Chinese under rouge-score's ASCII tokenizer, or an
+  unspaced script under the ``rouge`` package's whitespace split) raises ``InputError`` naming the text and the
+  tokenizer to use instead, rather than scoring 0.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from creval.errors import InputError
+from creval.metrics._ngrams import count_keys, encode, factorize, grouped_ngrams, ngram_table
+from creval.text.tokenize import get_tokenizer, has_unspaced_script
+
+Tokens = Sequence[str]
+
+# --------------------------------------------------------------------------------------------------------------
+# BLEU statistics
+# --------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BleuStats:
+    """Per hypothesis: clipped n-gram matches ``num[h, n-1]``, n-gram counts ``den[h, n-1]`` (before nltk's
+    ``max(1, ·)``), hypothesis length and the closest reference length (ties: the shorter)."""
+
+    num: np.ndarray
+    den: np.ndarray
+    hyp_len: np.ndarray
+    ref_len: np.ndarray
+    refs_empty: np.ndarray  # every reference has zero tokens
+
+
+def bleu_stats(hypotheses: Sequence[Tokens], references: Sequence[Sequence[Tokens]], max_n: int) -> BleuStats:
+    """Modified n-gram precision counts (Papineni et al. 2002, eq. 1) for every hypothesis at once.
+
+    ``num[h, n] = Σ_g min(count_h(g), max_r count_r(g))`` over the n-grams g of hypothesis h and its references r.
+    """
+    H = len(hypotheses)
+    if len(references) != H:
+        raise InputError(f"{H} hypotheses but {len(references)} reference lists")
+    owners: list[int] = []
+    flat_refs: list[Tokens] = []
+    for h, refs in enumerate(references):
+        if len(refs) == 0:
+            raise InputError(f"hypothesis {h + 1} has an empty reference list")
+        for r in refs:
+            owners.append(h)
+            flat_refs.append(r)
+    owner = np.asarray(owners, dtype=np.int64)
+    groups = np.concatenate([np.arange(H, dtype=np.int64), owner])
+    table = grouped_ngrams(list(hypotheses) + flat_refs, groups, max_n)
+    hyp_len = table.lens[:H].astype(np.int64)
+    ref_lens = table.lens[H:]
+    num = np.zeros((H, max_n), dtype=np.int64)
+    den = np.zeros((H, max_n), dtype=np.int64)
+    single_ref = len(flat_refs) == H  # every hypothesis has exactly one reference, in order
+    n_ref_max = max((len(r) for r in references), default=1)
+    local = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum([len(r) for r in references])])
+    ref_local = np.arange(len(flat_refs), dtype=np.int64) - local[owner]  # index of a ref among its group's
+    for n in range(1, max_n + 1):
+        ids, seqs, G = table.ids[n], table.seqs[n], table.sizes[n]
+        is_hyp = seqs < H
+        hc = np.bincount(ids[is_hyp], minlength=G)
+        if single_ref:
+            rmax = np.bincount(ids[~is_hyp], minlength=G)
+        else:
+            rkey = ids[~is_hyp] * n_ref_max + ref_local[seqs[~is_hyp] - H]
+            codes, k = factorize(rkey)
+            cnt = np.bincount(codes, minlength=k)
+            first = np.zeros(k, dtype=np.int64)
+            first[codes[::-1]] = np.arange(codes.size - 1, -1, -1)
+            rmax = np.zeros(G, dtype=np.int64)
+            np.maximum.at(rmax, ids[~is_hyp][first], cnt)
+        clipped = np.minimum(hc, rmax)
+        num[:, n - 1] = np.bincount(table.group_of[n], weights=clipped, minlength=H)[:H].astype(np.int64)
+        den[:, n - 1] = np.maximum(hyp_len - n + 1, 0)
+    # closest reference length, ties to the shorter one (nltk's closest_ref_length, sacrebleu's rule)
+    if single_ref:
+        return BleuStats(num=num, den=den, hyp_len=hyp_len, ref_len=ref_lens.astype(np.int64),
+                         refs_empty=ref_lens == 0)
+    diff = np.abs(ref_lens - hyp_len[owner])
+    order = np.lexsort((ref_lens, diff, owner))
+    first = np.flatnonzero(np.r_[True, owner[order][1:] != owner[order][:-1]])
+    ref_len = ref_lens[order][first]
+    max_ref = np.zeros(H, dtype=np.int64)
+    np.maximum.at(max_ref, owner, ref_lens)
+    return BleuStats(num=num, den=den, hyp_len=hyp_len, ref_len=ref_len, refs_empty=max_ref == 0)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# nltk-identical BLEU
+# --------------------------------------------------------------------------------------------------------------
+
+SMOOTHING_METHODS = tuple(range(8))
+
+
+@dataclass(frozen=True)
+class Smoothing:
+    """Chen & Cherry (2014) smoothing, parameters as in ``nltk.translate.bleu_score.SmoothingFunction``."""
+
+    method: int = 4
+    epsilon: float = 0.1
+    alpha: int = 5
+    k: int = 5
+
+    def __post_init__(self) -> None:
+        if self.method not in SMOOTHING_METHODS:
+            raise InputError(f"BLEU smoothing method must be 0-7, not {self.method!r}")
+
+
+def _brevity_penalty(closest_ref_len: int, hyp_len: int) -> float:
+    """BP = 1 if c > r else exp(1 − r/c) (Papineni et al. 2002, §2.2.2); 0 for c = 0."""
+    if hyp_len > closest_ref_len:
+        return 1
+    if hyp_len == 0:
+        return 0
+    return math.exp(1 - closest_ref_len / hyp_len)
+
+
+def _smooth(
+    p_n: list[Any],
+    sm: Smoothing,
+    hyp_len: int,
+    last_len: int,
+    p5: Fraction | None,
+) -> list[Any]:
+    """Apply smoothing method ``sm.method`` to the precisions exactly as nltk 3.10.4 does (same types: exact
+    fractions where nltk keeps Fractions, floats where it produces floats). ``last_len`` and ``p5`` describe
+    the last hypothesis of the corpus (nltk's methods 5-7 look at it), ``hyp_len`` the summed length."""
+    m = sm.method
+    if m == 0:
+        return [p if p.numerator != 0 else sys.float_info.min for p in p_n]
+    if m == 1:
+        return [(p.numerator + sm.epsilon) / p.denominator if p.numerator == 0 else p for p in p_n]
+    if m == 2:
+        return [Fraction(p.numerator + 1, p.denominator + 1) if i != 0 else p for i, p in enumerate(p_n)]
+    if m == 3:
+        out = list(p_n)
+        inc = 1
+        for i, p in enumerate(out):
+            if p.numerator == 0:
+                out[i] = 1 / (2**inc * p.denominator)
+                inc += 1
+        return out
+    if m == 4:
+        return _method4(p_n, sm, hyp_len)
+    if m == 5:
+        return _method5(p_n, p5)
+    if m == 6:
+        if len(p_n) < 3 or not p_n[2]:
+            raise InputError(
+                "BLEU smoothing method 6 needs at least trigram weights and a non-zero trigram precision "
+                "(nltk asserts the same)"
+            )
+        out = list(p_n)
+        for i in range(2, len(out)):
+            pi0 = 0 if out[i - 2] == 0 else out[i - 1] ** 2 / out[i - 2]
+            mcount = out[i].numerator
+            ln = max(last_len - i, 0)
+            out[i] = (mcount + sm.alpha * pi0) / (ln + sm.alpha)
+        return out
+    # method 7: method 4 then method 5
+    return _method5(_method4(p_n, sm, hyp_len), p5)
+
+
+def _method4(p_n: list[Any], sm: Smoothing, hyp_len: int) -> list[Any]:
+    out = list(p_n)
+    inc = 1
+    for i, p in enumerate(out):
+        if p.numerator == 0 and hyp_len > 1:
+            numerator = 1 / (2**inc * sm.k / math.log(hyp_len))
+            out[i] = numerator / p.denominator
+            inc += 1
+    return out
+
+
+def _method5(p_n: list[Any], p5: Fraction | None) -> list[Any]:
+    plus1 = list(p_n) + [p5]
+    out = list(p_n)
+    prev = p_n[0] + 1
+    for i, p in enumerate(p_n):
+        out[i] = (prev + p + plus1[i + 1]) / 3
+        prev = out[i]
+    return out
+
+
+class _P:
+    """An unreduced fraction with nltk's semantics (numerator/denominator as given; value exact)."""
+
+    __slots__ = ("numerator", "denominator", "_f")
+
+    def __init__(self, numerator: int, denominator: int) -> None:
+        self.numerator = numerator
+        self.denominator = denominator
+        self._f = Fraction(numerator, denominator)
+
+    def __float__(self) -> float:
+        return self.numerator / self.denominator
+
+    def __bool__(self) -> bool:
+        return self.numerator != 0
+
+    # arithmetic and comparisons behave like the exact Fraction value
+    def __add__(self, o: Any) -> Any:
+        return self._f + (o._f if isinstance(o, _P) else o)
+
+    __radd__ = __add__
+
+    def __pow__(self, e: int) -> Any:
+        return self._f**e
+
+    def __truediv__(self, o: Any) -> Any:
+        return self._f / (o._f if isinstance(o, _P) else o)
+
+    def __rtruediv__(self, o: Any) -> Any:
+        return o / self._f
+
+    def __gt__(self, o: Any) -> bool:
+        return self._f > o
+
+    def __eq__(self, o: object) -> bool:
+        return self._f == (o._f if isinstance(o, _P) else o)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _combine(
+    num: Sequence[int],
+    den: Sequence[int],
+    hyp_len: int,
+    ref_len: int,
+    weights: tuple[float, ...],
+    sm: Smoothing,
+    auto_reweigh: bool,
+    last_len: int,
+    p5: Fraction | None,
+) -> float:
+    """BLEU = BP · exp(Σ_n w_n log p_n) (Papineni et al. 2002, eq. 2 with smoothed p_n), nltk's float order."""
+    bp = _brevity_penalty(ref_len, hyp_len)
+    if num[0] == 0:
+        return 0.0
+    if sm.method in (0, 1, 3, 4) and not (auto_reweigh and hyp_len < 4):
+        return bp * math.exp(math.fsum(_fast_terms(num, den, hyp_len, weights, sm)))
+    # unreduced fractions; float(p) == numerator / denominator as with nltk's Fraction(_normalize=False)
+    p_n: list[Any] = [_P(int(a), max(1, int(b))) for a, b in zip(num, den)]
+    p_n = _smooth(p_n, sm, hyp_len, last_len, p5)
+    weight = weights
+    if auto_reweigh and hyp_len < 4 and weight == (0.25, 0.25, 0.25, 0.25):
+        weight = (1 / hyp_len,) * hyp_len
+    s = math.fsum(w * math.log(float(p)) for w, p in zip(weight, p_n) if p > 0)
+    return bp * math.exp(s)
+
+
+def _fast_terms(num, den, hyp_len, weights, sm):
+    """w_n·log p_n for smoothing methods 0, 1, 3, 4 with plain floats (the values nltk's Fractions give)."""
+    m = sm.method
+    inc = 1
+    log_len = math.log(hyp_len) if (m == 4 and hyp_len > 1) else 0.0
+    for w, a, b in zip(weights, num, den):
+        b = b if b > 1 else 1
+        if a != 0:
+            p = a / b
+        elif m == 0:
+            p = sys.float_info.min
+        elif m == 1:
+            p = (a + sm.epsilon) / b
+        elif m == 3:
+            p = 1 / (2**inc * b)
+            inc += 1
+        elif hyp_len > 1:  # method 4
+            p = 1 / (2**inc * sm.k / log_len) / b
+            inc += 1
+        else:
+            continue  # nltk leaves a zero Fraction, which the p > 0 filter drops
+        if p > 0:
+            yield w * math.log(p)
+
+
+def _check_weights(weights: Sequence[float]) -> tuple[float, ...]:
+    w = tuple(float(x) for x in weights)
+    if not w:
+        raise InputError("BLEU weights must not be empty")
+    if any(not math.isfinite(x) for x in w):
+        raise InputError(f"BLEU weights must be finite numbers, got {weights!r}")
+    return w
+
+
+def bleu_sentences(
+    hypotheses: Sequence[Tokens],
+    references: Sequence[Sequence[Tokens]],
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    smoothing: int | Smoothing = 4,
+    auto_reweigh: bool = False,
+) -> np.ndarray:
+    """Sentence BLEU of each hypothesis against its references, identical to nltk's ``sentence_bleu``.
+
+    .. math:: \\mathrm{BLEU} = \\mathrm{BP}\\cdot\\exp\\Big(\\sum_{n=1}^{N} w_n \\log p_n\\Big),\\quad
+              \\mathrm{BP} = \\min(1, e^{1-r/c})
+
+    with modified n-gram precisions :math:`p_n` (Papineni et al. 2002, eqs. 1-2) smoothed by Chen & Cherry
+    (2014) method ``smoothing`` (0-7, default 4 as in the lyrics evaluation scripts). ``r`` is the reference
+    length closest to the hypothesis length ``c`` (ties: the shorter). Tokens are given (use
+    :func:`creval.text.tokenize.tokenize` or ``str.split``).
+
+    Returns NaN for an empty hypothesis or when all references are empty (nltk: 0).
+    """
+    w = _check_weights(weights)
+    sm = smoothing if isinstance(smoothing, Smoothing) else Smoothing(int(smoothing))
+    max_n = max(len(w), 5 if sm.method in (5, 7) else 0)
+    st = bleu_stats(hypotheses, references, max_n)
+    out = np.empty(len(hypotheses), dtype=float)
+    nw = len(w)
+    num_l = st.num.tolist()
+    den_l = st.den.tolist()
+    for i, (hl, rl) in enumerate(zip(st.hyp_len.tolist(), st.ref_len.tolist())):
+        if hl == 0 or st.refs_empty[i]:
+            out[i] = np.nan
+            continue
+        p5 = None
+        if sm.method in (5, 7):
+            p5 = Fraction(num_l[i][4], max(1, den_l[i][4]))
+        out[i] = _combine(num_l[i][:nw], den_l[i][:nw], hl, rl, w, sm, auto_reweigh, hl, p5)
+    return out
+
+
+def sentence_bleu(
+    references: Sequence[Tokens],
+    hypothesis: Tokens,
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    smoothing: int | Smoothing = 4,
+    auto_reweigh: bool = False,
+) -> float:
+    """One sentence BLEU (nltk's argument order); see :func:`bleu_sentences`."""
+    return float(bleu_sentences([hypothesis], [references], weights, smoothing, auto_reweigh)[0])
+
+
+def corpus_bleu(
+    list_of_references: Sequence[Sequence[Tokens]],
+    hypotheses: Sequence[Tokens],
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    smoothing: int | Smoothing = 4,
+    auto_reweigh: bool = False,
+) -> float:
+    """Corpus BLEU identical to nltk's ``corpus_bleu``: matches and counts summed over all hypotheses before
+    dividing (micro-average, Papineni et al. 2002 §2.2). Like nltk, smoothing methods 5-7 look at the last
+    hypothesis for their extra statistics. NaN when every hypothesis is empty."""
+    if len(hypotheses) == 0:
+        raise InputError("corpus BLEU needs at least one hypothesis")
+    w = _check_weights(weights)
+    sm = smoothing if isinstance(smoothing, Smoothing) else Smoothing(int(smoothing))
+    max_n = max(len(w), 5 if sm.method in (5, 7) else 0)
+    st = bleu_stats(hypotheses, list_of_references, max_n)
+    hyp_total = int(st.hyp_len.sum())
+    if hyp_total == 0:
+        return float("nan")
+    num = st.num.sum(axis=0).tolist()
+    den = st.den.sum(axis=0).tolist()
+    # nltk sums max(1, count) per sentence for the denominators
+    den = np.maximum(st.den, 1).sum(axis=0).tolist()
+    last = len(hypotheses) - 1
+    p5 = Fraction(int(st.num[last, 4]), max(1, int(st.den[last, 4]))) if sm.method in (5, 7) else None
+    nw = len(w)
+    return _combine(num[:nw], den[:nw], hyp_total, int(st.ref_len.sum()), w, sm, auto_reweigh,
+                    int(st.hyp_len[last]), p5)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# sacrebleu-identical BLEU
+# --------------------------------------------------------------------------------------------------------------
+
+SACREBLEU_VERSION = "2.6.0"
+SACREBLEU_TOKENIZERS = ("13a", "none", "char")
+SACREBLEU_SMOOTH = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
+
+_RE_13A = [
+    (re.compile(r"([\{-\~\[-\` -\&\(-\+\:-\@\/])"), r" \1 "),
+    (re.compile(r"([^0-9])([\.,])"), r"\1 \2 "),
+    (re.compile(r"([\.,])([^0-9])"), r" \1 \2"),
+    (re.compile(r"([0-9])(-)"), r"\1 \2 "),
+]
+
+
+def tokenize_13a(line: str) -> str:
+    """mteval-v13a tokenisation as sacrebleu's ``13a`` tokenizer does it (returns space-joined tokens)."""
+    line = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in line:
+        line = line.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    line = f" {line} "
+    for rx, repl in _RE_13A:
+        line = rx.sub(repl, line)
+    return " ".join(line.split())
+
+
+def _sacre_tokenizer(name: str) -> Callable[[str], str]:
+    if name == "13a":
+        return tokenize_13a
+    if name == "none":
+        return lambda s: s
+    if name == "char":
+        return lambda s: " ".join(ch for ch in s)
+    raise InputError(f"sacrebleu tokenizer must be one of {', '.join(SACREBLEU_TOKENIZERS)}, not {name!r}")
+
+
+@dataclass
+class SacreBleuScore:
+    """A sacrebleu-style BLEU result (score on the 0-100 scale) with its sacrebleu signature string."""
+
+    score: float
+    counts: list[int]
+    totals: list[int]
+    precisions: list[float]
+    bp: float
+    sys_len: int
+    ref_len: int
+    signature: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _my_log(x: float) -> float:
+    return -9999999999 if x == 0.0 else math.log(x)
+
+
+def _sacre_compute(correct, total, sys_len, ref_len, smooth_method, smooth_value, effective_order, max_order):
+    """sacrebleu's ``BLEU.compute_bleu`` (Chen & Cherry 2014 smoothing: floor = method 1, add-k = method 2,
+    exp = method 3), same float order."""
+    correct = list(correct)
+    total = list(total)
+    if smooth_value is None:
+        smooth_value = SACREBLEU_SMOOTH[smooth_method]
+    bp = 1.0
+    if sys_len < ref_len:
+        bp = math.exp(1 - ref_len / sys_len) if sys_len > 0 else 0.0
+    precisions = [0.0] * max_order
+    if not any(correct):
+        return SacreBleuScore(0.0, correct, total, precisions, bp, sys_len, ref_len)
+    smooth_mteval = 1.0
+    eff_order = max_order
+    for n in range(1, len(precisions) + 1):
+        if smooth_method == "add-k" and n > 1:
+            correct[n - 1] += smooth_value
+            total[n - 1] += smooth_value
+        if total[n - 1] == 0:
+            break
+        if effective_order:
+            eff_order = n
+        if correct[n - 1] == 0:
+            if smooth_method == "exp":
+                smooth_mteval *= 2
+                precisions[n - 1] = 100.0 / (smooth_mteval * total[n - 1])
+            elif smooth_method == "floor":
+                precisions[n - 1] = 100.0 * smooth_value / total[n - 1]
+        else:
+            precisions[n - 1] = 100.0 * correct[n - 1] / total[n - 1]
+    score = bp * math.exp(sum([_my_log(p) for p in precisions[:eff_order]]) / eff_order)
+    return SacreBleuScore(score, correct, total, precisions, bp, sys_len, ref_len)
+
+
+def sacrebleu_signature(
+    nrefs: int | str, lowercase: bool, effective_order: bool, tokenize: str, smooth_method: str,
+    smooth_value: float | None,
+) -> str:
+    """The signature string sacrebleu 2.6.0 prints for these settings, with creval's version appended."""
+    smooth = smooth_method
+    default = SACREBLEU_SMOOTH[smooth_method]
+    if default is not None:
+        smooth += f"[{(smooth_value if smooth_value is not None else default):.2f}]"
+    from creval._version import __version__
+
+    return (
+        f"nrefs:{nrefs}|case:{'lc' if lowercase else 'mixed'}|eff:{'yes' if effective_order else 'no'}"
+        f"|tok:{tokenize}|smooth:{smooth}|version:{SACREBLEU_VERSION}(creval-{__version__})"
+    )
+
+
+def _sacre_prepare(texts: Sequence[str], tokenize: str, lowercase: bool) -> list[list[str]]:
+    tok = _sacre_tokenizer(tokenize)
+    out = []
+    for t in texts:
+        if lowercase:
+            t = t.lower()
+        out.append(tok(t.rstrip()).split())
+    return out
+
+
+def _sacre_stats(hypotheses, references, tokenize, lowercase, max_order):
+    if len(hypotheses) != len(references):
+        raise InputError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    hyps = _sacre_prepare(hypotheses, tokenize, lowercase)
+    refs = [_sacre_prepare(r, tokenize, lowercase) for r in references]
+    st = bleu_stats(hyps, refs, max_order)
+    nref = {len(r) for r in references}
+    nrefs: int | str = nref.pop() if len(nref) == 1 else "var"
+    return st, nrefs
+
+
+def sacrebleu_corpus(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    max_ngram_order: int = 4,
+    effective_order: bool = False,
+) -> SacreBleuScore:
+    """Corpus BLEU identical to ``sacrebleu.BLEU(...).corpus_score`` (0-100 scale). ``references[i]`` lists the
+    references of hypothesis ``i`` (sacrebleu takes reference streams; this is the transpose)."""
+    if smooth_method not in SACREBLEU_SMOOTH:
+        raise InputError(f"smooth_method must be one of {', '.join(SACREBLEU_SMOOTH)}, not {smooth_method!r}")
+    st, nrefs = _sacre_stats(hypotheses, references, tokenize, lowercase, max_ngram_order)
+    res = _sacre_compute(
+        st.num.sum(axis=0).tolist(), st.den.sum(axis=0).tolist(), int(st.hyp_len.sum()), int(st.ref_len.sum()),
+        smooth_method, smooth_value, effective_order, max_ngram_order,
+    )
+    res.signature = sacrebleu_signature(nrefs, lowercase, effective_order, tokenize, smooth_method, smooth_value)
+    return res
+
+
+def sacrebleu_sentences(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    smooth_method: str = "exp",
+    smooth_value: float | None = None,
+    max_ngram_order: int = 4,
+    effective_order: bool = True,
+) -> np.ndarray:
+    """Sentence BLEU (0-100) of each hypothesis, identical to ``sacrebleu.sentence_bleu`` (effective order on,
+    as sacrebleu recommends for sentences)."""
+    if smooth_method not in SACREBLEU_SMOOTH:
+        raise InputError(f"smooth_method must be one of {', '.join(SACREBLEU_SMOOTH)}, not {smooth_method!r}")
+    st, _ = _sacre_stats(hypotheses, references, tokenize, lowercase, max_ngram_order)
+    num, den = st.num.tolist(), st.den.tolist()
+    return np.array(
+        [
+            _sacre_compute(num[i], den[i], int(st.hyp_len[i]), int(st.ref_len[i]), smooth_method, smooth_value,
+                           effective_order, max_ngram_order).score
+            for i in range(len(hypotheses))
+        ],
+        dtype=float,
+    )
+
+
+# --------------------------------------------------------------------------------------------------------------
+# ROUGE
+# --------------------------------------------------------------------------------------------------------------
+
+ROUGE_MODES = ("rouge-score", "rouge")
+ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
+SUMMARIES = ("mean", "max", "min")
+
+_RS_NON_ALNUM = re.compile(r"[^a-z0-9]+")
+_NON_ASCII_ALNUM = re.compile(r"[^\W_]", re.UNICODE)
+
+
+def rouge_score_tokenize(text: str) -> list[str]:
+    """rouge-score's default tokenizer (no stemming): lower-case, non ``[a-z0-9]`` → space, split."""
+    # after the substitution every whitespace-separated piece matches rouge-score's ^[a-z0-9]+$ filter
+    return _RS_NON_ALNUM.sub(" ", text.lower()).split()
+
+
+def rouge_score_tokenize_all(texts: Sequence[str]) -> list[list[str]]:
+    """:func:`rouge_score_tokenize` of many texts with one regex pass over the joined text."""
+    if any("\x00" in t for t in texts):
+        return [rouge_score_tokenize(t) for t in texts]
+    joined = _RS_NON_ALNUM_KEEP0.sub(" ", "\x00".join(texts).lower())
+    return [part.split() for part in joined.split("\x00")]
+
+
+_RS_NON_ALNUM_KEEP0 = re.compile(r"[^a-z0-9\x00]+")
+
+
+def _has_non_ascii_alnum(text: str) -> bool:
+    if text.isascii():
+        return False
+    return any(not c.isascii() for c in _NON_ASCII_ALNUM.findall(text))
+
+
+def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """Length of the longest common subsequence (Lin 2004, ROUGE-L), bit-parallel (Allison & Dix 1986;
+    Hyyrö 2004): one big-integer update per token of ``b``."""
+    if not a or not b:
+        return 0
+    masks: dict[Any, int] = {}
+    get = masks.get
+    bit = 1
+    for t in a:
+        masks[t] = get(t, 0) | bit
+        bit <<= 1
+    full = bit - 1
+    v = full
+    for t in b:
+        u = v & get(t, 0)
+        if u:
+            v = ((v + u) | (v - u)) & full
+    return len(a) - v.bit_count()
+
+
+def lcs_lengths(xs: Sequence[Sequence[Any]], ys: Sequence[Sequence[Any]]) -> np.ndarray:
+    """LCS length of every pair (xs[i], ys[i]): the bit-parallel recurrence of :func:`lcs_length` run on uint64
+    words for all pairs whose ``ys[i]`` has at most 64 tokens at once (numpy), big integers for the rest."""
+    P = len(xs)
+    out = np.zeros(P, dtype=np.int64)
+    if P == 0:
+        return out
+    ylen = np.fromiter(map(len, ys), dtype=np.int64, count=P)
+    xlen = np.fromiter(map(len, xs), dtype=np.int64, count=P)
+    short = (ylen <= 64) & (ylen > 0) & (xlen > 0)
+    for i in np.flatnonzero(~short & (ylen > 0) & (xlen > 0)).tolist():
+        out[i] = lcs_length(ys[i], xs[i])
+    idx = np.flatnonzero(short)
+    if idx.size == 0:
+        return out
+    sub_y = [ys[i] for i in idx.tolist()]
+    sub_x = [xs[i] for i in idx.tolist()]
+    S = idx.size
+    flat, lens, vocab = encode(sub_y + sub_x)
+    ny = int(ylen[idx].sum())
+    yid, xid = flat[:ny], flat[ny:]
+    ypair = np.repeat(np.arange(S, dtype=np.int64), ylen[idx])
+    ypos = np.arange(ny, dtype=np.int64) - np.repeat(np.cumsum(ylen[idx]) - ylen[idx], ylen[idx])
+    V = max(vocab, 1)
+    codes, k = factorize(np.concatenate([ypair * V + yid, np.repeat(np.arange(S), xlen[idx]) * V + xid]))
+    masks = np.zeros(k + 1, dtype=np.uint64)
+    np.bitwise_or.at(masks, codes[:ny], np.left_shift(np.uint64(1), ypos.astype(np.uint64)))
+    xl = xlen[idx]
+    xcodes = codes[ny:]
+    # x tokens as a (pairs, max x length) matrix of mask indices; padding points at the zero mask k
+    width = int(xl.max())
+    mat = np.full((S, width), k, dtype=np.int64)
+    xpos = np.arange(xcodes.size, dtype=np.int64) - np.repeat(np.cumsum(xl) - xl, xl)
+    mat[np.repeat(np.arange(S), xl), xpos] = xcodes
+    yl = ylen[idx].astype(np.uint64)
+    full = np.where(yl == 64, np.uint64(0xFFFFFFFFFFFFFFFF), (np.uint64(1) << yl) - np.uint64(1))
+    v = full.copy()
+    for j in range(width):
+        u = v & masks[mat[:, j]]
+        v = ((v + u) | (v - u)) & full
+    out[idx] = ylen[idx] - _popcount(v)
+    return out
+
+
+def _popcount(v: np.ndarray) -> np.ndarray:
+    if hasattr(np, "bitwise_count"):
+        return np.bitwise_count(v).astype(np.int64)
+    ones = np.zeros(v.size, dtype=np.int64)  # pragma: no cover - numpy < 2.0
+    vv = v.copy()
+    for _ in range(64):
+        ones += (vv & np.uint64(1)).astype(np.int64)
+        vv >>= np.uint64(1)
+    return ones
+
+
+def _fmeasure(p: float, r: float) -> float:
+    return 2 * p * r / (p + r) if p + r > 0 else 0.0
+
+
+def _rouge_package_split(text: str) -> list[str]:
+    """The ``rouge`` package's preprocessing: sentences split on '.', whitespace collapsed, words split on ' '."""
+    sents = [" ".join(s.split()) for s in text.split(".") if len(s) > 0]
+    return sents
+
+
+def _recon_lcs_words(x: Sequence[str], y: Sequence[str]) -> set[str]:
+    """Words of the LCS of x (reference) and y (candidate) read back the way the ``rouge`` package does."""
+    n, m = len(x), len(y)
+    if n == 0 or m == 0:
+        return set()
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        xi = x[i - 1]
+        row, prev = table[i], table[i - 1]
+        for j in range(1, m + 1):
+            if xi == y[j - 1]:
+                row[j] = prev[j - 1] + 1
+            else:
+                row[j] = prev[j] if prev[j] > row[j - 1] else row[j - 1]
+    out: set[str] = set()
+    i, j = n, m
+    while i > 0 and j > 0:
+        if x[i - 1] == y[j - 1]:
+            out.add(x[i - 1])
+            i -= 1
+            j -= 1
+        elif table[i - 1][j] > table[i][j - 1]:
+            i -= 1
+        else:
+            j -= 1
+    return out
+
+
+@dataclass
+class RougeResult:
+    """Per (hypothesis, reference) pair and per type: precision, recall and F arrays (``pairs`` gives the
+    hypothesis index of each pair), plus :meth:`summary` over each hypothesis's references."""
+
+    mode: str
+    types: tuple[str, ...]
+    pair_hyp: np.ndarray
+    scores: dict[str, dict[str, np.ndarray]]  # type -> stat ("p", "r", "f") -> per pair
+    n_hyp: int
+
+    def summary(self, rouge_type: str = "rouge1", stat: str = "f", how: str = "max") -> np.ndarray:
+        """Mean, max or min of ``stat`` over each hypothesis's references."""
+        if how not in SUMMARIES:
+            raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {how!r}")
+        vals = self.scores[rouge_type][stat]
+        out = np.full(self.n_hyp, np.nan)
+        if vals.size == 0:
+            return out
+        order = np.argsort(self.pair_hyp, kind="stable")
+        h = self.pair_hyp[order]
+        v = vals[order]
+        first = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
+        if how == "max":
+            agg = np.fmax.reduceat(v, first)
+        elif how == "min":
+            agg = np.fmin.reduceat(v, first)
+        else:
+            ok = ~np.isnan(v)
+            sums = np.add.reduceat(np.where(ok, v, 0.0), first)
+            cnt = np.add.reduceat(ok.astype(np.int64), first)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                agg = np.where(cnt > 0, sums / np.maximum(cnt, 1), np.nan)
+        out[h[first]] = agg
+        return out
+
+
+def rouge(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str]],
+    mode: str = "rouge-score",
+    types: Sequence[str] = ROUGE_TYPES,
+    tokenizer: str | None = None,
+    lower: bool = True,
+) -> RougeResult:
+    """ROUGE-N and ROUGE-L (Lin 2004, eqs. 1-4) of each hypothesis against each of its references.
+
+    ``mode="rouge-score"`` is identical to Google's ``rouge_score.RougeScorer(types).score(ref, hyp)``:
+    clipped n-gram counts, :math:`P = |o|/|h|`, :math:`R = |o|/|r|`, :math:`F = 2PR/(P+R)`, ROUGE-L from the
+    sentence-level LCS. ``mode="rouge"`` is identical to the ``rouge`` package (pltrdy, 1.0.1): the text is cut
+    into sentences at '.', words are split on single spaces, n-grams are counted as *sets*, ROUGE-L is the
+    summary-level union LCS over words, and :math:`F = 2PR/(P+R+10^{-8})`.
+
+    ``tokenizer=None`` uses the library's own tokenisation (rouge-score: ASCII ``[a-z0-9]+`` lower-cased;
+    rouge: whitespace, case kept). Text those cannot see (non-ASCII letters for rouge-score; CJK/Thai for the
+    rouge package) raises :class:`InputError` instead of silently scoring 0: pass a creval tokenizer name
+    (``"auto"`` handles mixed scripts), which is equivalent to running the library on pre-tokenised text.
+    Empty hypotheses give NaN.
+    """
+    if mode not in ROUGE_MODES:
+        raise InputError(f"ROUGE mode must be one of {', '.join(ROUGE_MODES)}, not {mode!r}")
+    types = tuple(types)
+    for t in types:
+        if t not in ROUGE_TYPES:
+            raise InputError(f"ROUGE type must be one of {', '.join(ROUGE_TYPES)}, not {t!r}")
+    if len(hypotheses) != len(references):
+        raise InputError(f"{len(hypotheses)} hypotheses but {len(references)} reference lists")
+    tok = get_tokenizer(tokenizer, lower) if tokenizer is not None else None
+    pair_hyp: list[int] = []
+    pair_ref: list[str] = []
+    for h, refs in enumerate(references):
+        if len(refs) == 0:
+            raise InputError(f"hypothesis {h + 1} has an empty reference list")
+        for r in refs:
+            pair_hyp.append(h)
+            pair_ref.append(r)
+    ph = np.asarray(pair_hyp, dtype=np.int64)
+    if mode == "rouge-score":
+        scores = _rouge_score_mode(hypotheses, pair_ref, ph, types, tok)
+    else:
+        scores = _rouge_package_mode(hypotheses, pair_ref, ph, types, tok)
+    return RougeResult(mode=mode, types=types, pair_hyp=ph, scores=scores, n_hyp=len(hypotheses))
+
+
+def _check_visible(texts: Sequence[str], which: str, mode: str) -> None:
+    """Refuse text the library's own tokenisation cannot see (it would score 0); warn on partial loss."""
+    lost = 0
+    for i, text in enumerate(texts):
+        if mode == "rouge-score":
+            if not _has_non_ascii_alnum(text):
+                continue
+            if not rouge_score_tokenize(text):
+                raise InputError(
+                    f"{which} {i + 1} ({text[:40]!r}) has only non-ASCII letters, which rouge-score's tokenizer "
+                    "deletes (it would score 0); pass tokenizer='auto' (or 'word'/'char')"
+                )
+            lost += 1
+        elif has_unspaced_script(text):
+            raise InputError(
+                f"{which} {i + 1} ({text[:40]!r}) is written without spaces; the rouge package would treat each "
+                "sentence as one word; pass tokenizer='auto' (or 'char')"
+            )
+    if lost:
+        import warnings
+
+        warnings.warn(
+            f"{lost} {which} text(s) contain non-ASCII letters that rouge-score's tokenizer drops "
+            "(identical to rouge-score); use tokenizer='auto' to keep them",
+            stacklevel=3,
+        )
+
+
+def _pair_overlaps(htoks, rtoks, ph, ns, count_sets: bool) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per pair and order n: (overlap, hypothesis n-grams, reference n-grams); clipped counts, or distinct
+    n-grams when ``count_sets`` (the rouge package)."""
+    P = len(rtoks)
+    seqs = [htoks[h] for h in ph.tolist()] + list(rtoks)
+    groups = np.concatenate([np.arange(P, dtype=np.int64), np.arange(P, dtype=np.int64)])
+    table = grouped_ngrams(seqs, groups, max(ns))
+    out = {}
+    for n in ns:
+        ids, sq, G = table.ids[n], table.seqs[n], table.sizes[n]
+        is_h = sq < P
+        hc = np.bincount(ids[is_h], minlength=G)
+        rc = np.bincount(ids[~is_h], minlength=G)
+        if count_sets:
+            hc = np.minimum(hc, 1)
+            rc = np.minimum(rc, 1)
+        grp = table.group_of[n]
+        o = np.bincount(grp, weights=np.minimum(hc, rc), minlength=P)[:P]
+        hn = np.bincount(grp, weights=hc, minlength=P)[:P]
+        rn = np.bincount(grp, weights=rc, minlength=P)[:P]
+        out[n] = (o, hn, rn)
+    return out
+
+
+def _rouge_score_mode(hyps, refs, ph, types, tok) -> dict[str, dict[str, np.ndarray]]:
+    if tok is None:
+        _check_visible(hyps, "hypothesis", "rouge-score")
+        _check_visible(refs, "reference", "rouge-score")
+        htoks = rouge_score_tokenize_all(hyps)
+        rtoks = rouge_score_tokenize_all(refs)
+    else:
+        htoks = [tok(t) for t in hyps]
+        rtoks = [tok(t) for t in refs]
+    H, P = len(htoks), len(rtoks)
+    hlen = np.fromiter((len(t) for t in htoks), dtype=np.int64, count=H)
+    rlen = np.fromiter((len(t) for t in rtoks), dtype=np.int64, count=P)
+    empty_h = (hlen[ph] == 0) | (rlen == 0)
+    out: dict[str, dict[str, np.ndarray]] = {}
+    ns = sorted({int(t[5:]) for t in types if t != "rougeL"})
+    if ns:
+        for n, (o, hn, rn) in _pair_overlaps(htoks, rtoks, ph, ns, False).items():
+            p = o / np.maximum(hn, 1)
+            r = o / np.maximum(rn, 1)
+            out[f"rouge{n}"] = _prf(p, r, empty_h)
+    if "rougeL" in types:
+        lcs = lcs_lengths([htoks[h] for h in ph.tolist()], rtoks).astype(float)
+        ok = (hlen[ph] > 0) & (rlen > 0)
+        p = np.where(ok, lcs / np.maximum(hlen[ph], 1), 0.0)
+        r = np.where(ok, lcs / np.maximum(rlen, 1), 0.0)
+        out["rougeL"] = _prf(p, r, empty_h)
+    return out
+
+
+def _prf(p: np.ndarray, r: np.ndarray, empty_h: np.ndarray) -> dict[str, np.ndarray]:
+    s = p + r
+    with np.errstate(invalid="ignore", divide="ignore"):
+        f = np.where(s > 0, 2 * p * r / np.where(s > 0, s, 1.0), 0.0)
+    p = np.where(empty_h, np.nan, p)
+    r = np.where(empty_h, np.nan, r)
+    f = np.where(empty_h, np.nan, f)
+    return {"p": p, "r": r, "f": f}
+
+
+def _rouge_package_mode(hyps, refs, ph, types, tok) -> dict[str, dict[str, np.ndarray]]:
+    if tok is None:
+        _check_visible(hyps, "hypothesis", "rouge")
+        _check_visible(refs, "reference", "rouge")
+    else:
+        hyps = [" ".join(tok(t)) for t in hyps]
+        refs = [" ".join(tok(t)) for t in refs]
+    hsents = [_rouge_package_split(t) for t in hyps]
+    rsents = [_rouge_package_split(t) for t in refs]
+    hwords = [[w for s in ss for w in s.split(" ")] for ss in hsents]
+    rwords = [[w for s in ss for w in s.split(" ")] for ss in rsents]
+    P = len(rwords)
+    empty_h = np.array([len(hsents[h]) == 0 for h in ph.tolist()], dtype=bool)
+    empty_r = np.array([len(s) == 0 for s in rsents], dtype=bool)
+    out: dict[str, dict[str, np.ndarray]] = {}
+    ns = sorted({int(t[5:]) for t in types if t != "rougeL"})
+    if ns:
+        for n, (o, hset, rset) in _pair_overlaps(hwords, rwords, ph, ns, True).items():
+            with np.errstate(invalid="ignore", divide="ignore"):
+                p = np.where(hset > 0, o / np.where(hset > 0, hset, 1), 0.0)
+                r = np.where(rset > 0, o / np.where(rset > 0, rset, 1), 0.0)
+            f = 2.0 * ((p * r) / (p + r + 1e-8))
+            out[f"rouge{n}"] = _nan_where(empty_h | empty_r, {"p": p, "r": r, "f": f})
+    if "rougeL" in types:
+        p = np.zeros(P)
+        r = np.zeros(P)
+        for i in range(P):
+            hs, rsn = hsents[ph[i]], rsents[i]
+            if not hs or not rsn:
+                continue
+            m = len(set(rwords[i]))
+            n = len(set(hwords[ph[i]]))
+            union: set[str] = set()
+            hsw = [s.split(" ") for s in hs]
+            for ref_s in rsn:
+                rw = ref_s.split(" ")
+                for hw in hsw:
+                    union |= _recon_lcs_words(rw, hw)
+            llcs = len(union)
+            r[i] = llcs / m
+            p[i] = llcs / n
+        f = 2.0 * ((p * r) / (p + r + 1e-8))
+        out["rougeL"] = _nan_where(empty_h | empty_r, {"p": p, "r": r, "f": f})
+    return out
+
+
+def _nan_where(mask: np.ndarray, d: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {k: np.where(mask, np.nan, v) for k, v in d.items()}
+
+
+# --------------------------------------------------------------------------------------------------------------
+# self-BLEU
+# --------------------------------------------------------------------------------------------------------------
+
+
+def self_bleu(
+    outputs: Sequence[Tokens],
+    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    smoothing: int | Smoothing = 1,
+) -> np.ndarray:
+    """Self-BLEU (Zhu et al. 2018, Texygen): sentence BLEU of each output with all *other* outputs of the set as
+    references (never itself); the set's self-BLEU is the mean. Texygen's defaults: uniform 4-gram weights and
+    smoothing method 1. Identical to nltk ``sentence_bleu(others, output, ...)`` per output.
+
+    Computed in O(total n-grams): per n-gram the largest and second-largest count over outputs give the clip
+    count "max over the others" without building the N×(N−1) reference lists. NaN for a set of one output
+    and for empty outputs.
+    """
+    w = _check_weights(weights)
+    sm = smoothing if isinstance(smoothing, Smoothing) else Smoothing(int(smoothing))
+    N = len(outputs)
+    if N < 2:
+        return np.full(N, np.nan)
+    max_n = max(len(w), 5 if sm.method in (5, 7) else 0)
+    table = ngram_table(list(outputs), max_n)
+    lens = table.lens.astype(np.int64)
+    num = np.zeros((N, max_n), dtype=np.int64)
+    den = np.zeros((N, max_n), dtype=np.int64)
+    for n in range(1, max_n + 1):
+        ids, seqs, G = table.ids[n], table.seqs[n], table.sizes[n]
+        keys, counts = count_keys(seqs * G + ids)
+        doc = keys // G
+        g = keys % G
+        # top-2 counts per n-gram over documents
+        order = np.lexsort((-counts, g))
+        gs, cs, ds = g[order], counts[order], doc[order]
+        first = np.flatnonzero(np.r_[True, gs[1:] != gs[:-1]]) if gs.size else np.zeros(0, dtype=np.int64)
+        top1 = np.zeros(G, dtype=np.int64)
+        top1_doc = np.full(G, -1, dtype=np.int64)
+        top2 = np.zeros(G, dtype=np.int64)
+        if gs.size:
+            top1[gs[first]] = cs[first]
+            top1_doc[gs[first]] = ds[first]
+            second = first + 1
+            has2 = second < gs.size
+            has2[has2] = gs[second[has2]] == gs[first[has2]]
+            top2[gs[first[has2]]] = cs[second[has2]]
+        other_max = np.where(top1_doc[g] == doc, top2[g], top1[g])
+        clipped = np.minimum(counts, other_max)
+        num[:, n - 1] = np.bincount(doc, weights=clipped, minlength=N).astype(np.int64)
+        den[:, n - 1] = np.maximum(lens - n + 1, 0)
+    # closest other length (ties: shorter)
+    sorted_lens = np.sort(lens)
+    uniq, cnt = np.unique(lens, return_counts=True)
+    out = np.empty(N, dtype=float)
+    nw = len(w)
+    num_l, den_l = num.tolist(), den.tolist()
+    for i in range(N):
+        hl = int(lens[i])
+        if hl == 0:
+            out[i] = np.nan
+            continue
+        j = int(np.searchsorted(uniq, hl))
+        if cnt[j] >= 2:
+            rl = hl
+        else:
+            cands = []
+            if j > 0:
+                cands.append(int(uniq[j - 1]))
+            if j + 1 < uniq.size:
+                cands.append(int(uniq[j + 1]))
+            rl = min(cands, key=lambda x: (abs(x - hl), x))
+        if sorted_lens[-1] == 0:
+            out[i] = np.nan
+            continue
+        p5 = Fraction(num_l[i][4], max(1, den_l[i][4])) if sm.method in (5, 7) else None
+        out[i] = _combine(num_l[i][:nw], den_l[i][:nw], hl, rl, w, sm, False, hl, p5)
+    return out
+
+
+def tokenize_all(texts: Sequence[str], tokenizer: str = "auto", lower: bool = True) -> list[list[str]]:
+    tok = get_tokenizer(tokenizer, lower)
+    return [tok(t) for t in texts]
