@@ -1,0 +1,973 @@
+"""Rhyme-scheme detection: a hidden Markov model over stanza rhyme schemes (Addanki & Wu 2013) whose emission
+model is the rhyme-pair model of Reddy & Knight (2011), trained unsupervised with forward-backward (EM) on the
+end words of verses.
+
+The model
+---------
+A verse is the sequence of its lines' end words ``x_1 … x_n``. Hidden states are stanza rhyme schemes; by default
+the nine of Addanki & Wu (2013): ``A, AA, ABA, AAA, ABAB, AABA, ABAA, BAAA, AAAA`` (letters as usual: lines with
+the same letter rhyme, a letter used once marks an unrhymed line). A state of length ``L`` emits ``L``
+consecutive end words, so the chain is a segmental HMM: a path through it cuts the verse into stanzas and gives
+each its scheme. Start probabilities ``π`` and transitions ``A[s', s]`` between schemes are learned.
+
+Emission (Reddy & Knight 2011, §3): within a stanza with scheme ``s``, the first line of each rhyme group draws
+its word from the unigram distribution ``U``; every later line ``i`` of a group ``G`` draws its word from the
+words already in the group, ``p(x_i | s) = (1/|G_<i|) Σ_{j∈G_<i} θ(x_i | x_j)``. Dividing by the scheme-free
+``Π U(x_i)`` (the same for every path), a stanza's emission score is
+
+    E(x_t..x_{t+L-1} | s) = Π_{i later in a group} (1/|G_<i|) Σ_{j∈G_<i} ρ(x_j, x_i),   ρ(w, v) = θ(v | w) / U(v).
+
+The rhyme-pair distribution ``θ(v | w)`` is anchored on pronunciation. Every word pair falls in one phonetic
+class ``k(w, v)`` (the strongest that holds): identical word; perfect rhyme (same rhyme part from the last
+stressed vowel, :func:`creval.rhyme.pairs.rhyme_part`); partner rhyme (same vowels, consonants of the same manner
+class: the family/partner types of :mod:`creval.rhyme.pairs`); eye rhyme (same spelling from the last vowel
+letter: love/prove, flood/good, frequent in older verse); assonance (same vowels); consonant rhyme (same final
+consonants, other vowels); none. The class model is
+
+    θ_cls(v | w) = U(v) φ_k / M_k(w),   k = k(w, v),   M_k(w) = Σ_{v' : k(w, v') = k} U(v')
+
+so a class of rare sounds (small mass ``M_k(w)``) is strong evidence and a common one weak; ``φ`` (how often a
+linked pair is a perfect rhyme, a slant rhyme, ...) is learned by EM, initialised from phonetics
+(:data:`PHI_INIT`). On top, word-pair probabilities are learned by EM as in Reddy & Knight, with the class model
+as a Dirichlet prior of weight ``pair_prior`` (α):
+
+    θ(v | w) = (c(w, v) + α θ_cls(v | w)) / (n_w + α),   n_w = Σ_v c(w, v),
+
+where ``c`` are the expected counts of ``w`` being the antecedent of ``v`` (E-step). ``pair_prior=None`` keeps
+the pure class model.
+
+Training is forward-backward in log space, vectorised with numpy over all verses of a length bucket at once;
+decoding is Viterbi. :meth:`RhymeSchemeHMM.label` additionally links rhyme groups *across* segments (a sonnet
+octave ABBAABBA, a Spenserian stanza ABABBCBCC): two groups are merged when the mean log ratio ``log ρ`` over
+their cross pairs within ``link_window`` lines exceeds ``log(link_threshold)``, best pair first.
+
+Evaluation on the Chicago Rhyming Poetry Corpus (:func:`evaluate_on_gold`): given the gold stanza boundaries,
+each stanza is labelled; scheme accuracy is the share of stanzas whose scheme equals the gold up to renaming of
+letters; pair precision/recall/F1 count unordered line pairs inside a stanza that share a letter.
+
+References: K. Addanki and D. Wu (2013), "Unsupervised rhyme scheme identification in hip hop lyrics using
+hidden Markov models", SLSP. S. Reddy and K. Knight (2011), "Unsupervised discovery of rhyme schemes", ACL.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from creval.errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover
+    from creval.corpus.model import Corpus
+
+#: The hidden states of Addanki & Wu (2013).
+ADDANKI_WU_SCHEMES: tuple[str, ...] = ("A", "AA", "ABA", "AAA", "ABAB", "AABA", "ABAA", "BAAA", "AAAA")
+
+#: Phonetic classes of a word pair, strongest first.
+CLASSES: tuple[str, ...] = ("identical", "perfect", "partner", "eye", "assonance", "consonant", "none")
+_NONE = len(CLASSES) - 1
+
+#: Initial φ: the share of rhyme-linked pairs in each class (the phonetic anchor of the emission model).
+PHI_INIT: np.ndarray = np.array([0.06, 0.52, 0.10, 0.08, 0.08, 0.04, 0.12])
+
+#: Typical class masses M_k(w) of an English end-word vocabulary; small vocabularies are shrunk towards them.
+_DEFAULT_MASS = np.array([0.002, 0.012, 0.012, 0.006, 0.06, 0.03, 0.878])
+
+_VOWEL_LETTERS = re.compile(r"[aeiouy]+")
+_KEEP = re.compile(r"[^\w']+")
+
+
+# ------------------------------------------------------------------------------------------------ schemes
+def parse_scheme(scheme: str | Sequence[Any]) -> tuple[int, ...]:
+    """A scheme as a restricted growth tuple: ``"ABAB"`` → ``(0, 1, 0, 1)``; ``[1, 2, 2, 1]`` → ``(0, 1, 1, 0)``.
+
+    Letters or labels are renamed in order of first appearance, so equal tuples mean equal schemes.
+    """
+    items = list(scheme) if isinstance(scheme, str) else list(scheme)
+    names: dict[Any, int] = {}
+    return tuple(names.setdefault(x, len(names)) for x in items)
+
+
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def scheme_string(scheme: Sequence[int]) -> str:
+    """``(0, 1, 0, 1)`` → ``"ABAB"`` (labels beyond 52 groups are written as ``<n>``)."""
+    return "".join(_LETTERS[g] if g < len(_LETTERS) else f"<{g}>" for g in parse_scheme(scheme))
+
+
+def scheme_pairs(scheme: Sequence[int], offset: int = 0) -> list[tuple[int, int]]:
+    """All line pairs ``(i, j)``, ``i < j``, that share a label (``offset`` is added to both)."""
+    out = []
+    for j, gj in enumerate(scheme):
+        for i in range(j):
+            if scheme[i] == gj:
+                out.append((i + offset, j + offset))
+    return out
+
+
+@dataclass(frozen=True)
+class Stanza:
+    """One stanza of a segmentation: lines ``start`` ≤ i < ``end`` (0-based, of the input), its ``scheme``
+    (``"ABAB"``) and the pairs of line indices that rhyme inside it."""
+
+    start: int
+    end: int
+    scheme: str
+    pairs: tuple[tuple[int, int], ...] = ()
+
+    def __len__(self) -> int:
+        return self.end - self.start
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    length: int
+    # for every line k that is not the first of its group: (k, antecedent offsets j < k)
+    links: tuple[tuple[int, tuple[int, ...]], ...]
+
+
+def _compile(scheme: str) -> _Compiled:
+    groups = parse_scheme(scheme)
+    links = []
+    for k, g in enumerate(groups):
+        ante = tuple(j for j in range(k) if groups[j] == g)
+        if ante:
+            links.append((k, ante))
+    return _Compiled(len(groups), tuple(links))
+
+
+# ----------------------------------------------------------------------------------------------- words
+def end_word(line: str) -> str:
+    """The normalised end word of a line: its last word, lower-cased, outer apostrophes kept; ``""`` when the
+    line has no word."""
+    from creval.rhyme.text import last_word
+
+    word = last_word(line)
+    return word.lower().replace("\u2019", "'") if word else ""
+
+
+def _ortho_key(word: str) -> str:
+    """Spelling from the last vowel letter group on, a silent final e kept with it (love → ove, flood → ood)."""
+    w = re.sub(r"[^a-z]", "", word.lower())
+    if not w:
+        return ""
+    stem, tail = w, ""
+    if len(w) > 2 and w.endswith("e") and w[-2] not in "aeiouy":
+        stem, tail = w[:-1], "e"
+    found = list(_VOWEL_LETTERS.finditer(stem))
+    if not found:
+        return w
+    return stem[found[-1].start() :] + tail
+
+
+class _Lexicon:
+    """End words with their phonetic keys (ids), counts, unigram U and class masses M_k(w)."""
+
+    N_VAR = 2  # pronunciation variants compared per word
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.words: list[str] = []
+        self._key_ids: list[dict[Any, int]] = [{} for _ in range(5)]  # perfect, partner, vowels, cons, ortho
+        self.perfect = np.zeros((0, self.N_VAR), np.int64)
+        self.partner = np.zeros((0, self.N_VAR), np.int64)
+        self.vowels = np.zeros((0, self.N_VAR), np.int64)
+        self.cons = np.zeros((0, self.N_VAR), np.int64)
+        self.ortho = np.zeros(0, np.int64)
+        self.counts = np.zeros(0, np.float64)
+        self.total = 0.0
+        self.group_mass: list[dict[tuple[int, ...], float]] = []
+        self.mass = np.zeros((0, len(CLASSES)))
+        self.u = np.zeros(0)
+
+    def _kid(self, which: int, key: Any) -> int:
+        table = self._key_ids[which]
+        return table.setdefault(key, len(table))
+
+    def _fresh(self, which: int) -> int:
+        table = self._key_ids[which]
+        key = ("__unique__", len(table))
+        return table.setdefault(key, len(table))
+
+    def ids(self, words: Sequence[str]) -> np.ndarray:
+        """Ids of ``words``, adding new ones (with phonetic keys) to the lexicon."""
+        new = [w for w in dict.fromkeys(words) if w not in self.index]
+        if new:
+            self._add(new)
+        return np.fromiter((self.index[w] for w in words), np.int64, count=len(words))
+
+    def _add(self, new: list[str]) -> None:
+        from creval.phonetics import pronounce_many
+        from creval.phonetics.arpabet import MANNER
+        from creval.rhyme.pairs import rhyme_part, split_part
+
+        prons = pronounce_many([w if w else "_" for w in new])
+        rows = {name: [] for name in ("perfect", "partner", "vowels", "cons")}
+        ortho = []
+        for w, pron in zip(new, prons):
+            self.index[w] = len(self.words)
+            self.words.append(w)
+            variants = [v for v in (pron.alternatives or ((pron.phones,) if pron.phones else ())) if v]
+            keys: dict[str, list[int]] = {name: [] for name in rows}
+            for v in variants[: self.N_VAR]:
+                part = rhyme_part(v)
+                if not part:
+                    continue
+                vowels, clusters = split_part(part)
+                manner = tuple(tuple(MANNER.get(c, c) for c in cl) for cl in clusters)
+                keys["perfect"].append(self._kid(0, part))
+                keys["partner"].append(self._kid(1, (vowels, manner)))
+                keys["vowels"].append(self._kid(2, vowels))
+                keys["cons"].append(self._kid(3, clusters) if any(clusters) else self._fresh(3))
+            for which, name in enumerate(rows):
+                got = keys[name] or [self._fresh(which)]
+                got = (got + got[-1:] * self.N_VAR)[: self.N_VAR]
+                rows[name].append(got)
+            ok = _ortho_key(w)
+            ortho.append(self._kid(4, ok) if ok else self._fresh(4))
+        self.perfect = np.vstack([self.perfect, np.array(rows["perfect"], np.int64)])
+        self.partner = np.vstack([self.partner, np.array(rows["partner"], np.int64)])
+        self.vowels = np.vstack([self.vowels, np.array(rows["vowels"], np.int64)])
+        self.cons = np.vstack([self.cons, np.array(rows["cons"], np.int64)])
+        self.ortho = np.concatenate([self.ortho, np.array(ortho, np.int64)])
+        self.counts = np.concatenate([self.counts, np.zeros(len(new))])
+        if self.group_mass:  # frozen vocabulary: masses of the new words against it
+            self.u = np.concatenate([self.u, np.full(len(new), self._u_unseen)])
+            self.mass = np.vstack([self.mass, self._masses(np.arange(len(self.words) - len(new), len(self.words)))])
+
+    # -- pair classes ---------------------------------------------------------------------------------
+    def classes(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Class index (into :data:`CLASSES`) of each pair ``(a[i], b[i])``: the strongest over pronunciation
+        variants."""
+        out = np.full(a.shape, _NONE, np.int8)
+        eye = self.ortho[a] == self.ortho[b]
+        for va in range(self.N_VAR):
+            for vb in range(self.N_VAR):
+                best = np.full(a.shape, _NONE, np.int8)
+                best = np.where(self.cons[a, va] == self.cons[b, vb], 5, best)
+                best = np.where(self.vowels[a, va] == self.vowels[b, vb], 4, best)
+                best = np.where(eye & (best > 3), 3, best)
+                best = np.where(self.partner[a, va] == self.partner[b, vb], 2, best)
+                best = np.where(self.perfect[a, va] == self.perfect[b, vb], 1, best)
+                out = np.minimum(out, best.astype(np.int8))
+        out = np.where(eye, np.minimum(out, 3), out)
+        return np.where(a == b, 0, out).astype(np.int8)
+
+    # -- unigram and masses ---------------------------------------------------------------------------
+    def freeze(self, counts: np.ndarray, shrink: float) -> None:
+        """Set U from ``counts`` (add-½ smoothing) and the class masses M_k(w) of every word."""
+        self.counts = counts.astype(np.float64)
+        self.total = float(counts.sum())
+        denom = self.total + 0.5 * (len(counts) + 1)
+        self.u = (self.counts + 0.5) / denom
+        self._u_unseen = 0.5 / denom
+        self._shrink = shrink
+        cols = self._columns()
+        self.group_mass = []
+        for combo in _MASS_COMBOS:
+            table: dict[tuple[int, ...], float] = {}
+            keys = np.stack([cols[c] for c in combo], axis=1)
+            uniq, inv = np.unique(keys, axis=0, return_inverse=True)
+            sums = np.bincount(inv.ravel(), weights=self.u, minlength=len(uniq))
+            for row, s in zip(map(tuple, uniq.tolist()), sums):
+                table[row] = float(s)
+            self.group_mass.append(table)
+        self.mass = self._masses(np.arange(len(self.words)))
+
+    def _columns(self, idx: np.ndarray | None = None) -> dict[str, np.ndarray]:
+        sl = slice(None) if idx is None else idx
+        return {
+            "perfect": self.perfect[sl, 0],
+            "partner": self.partner[sl, 0],
+            "vowels": self.vowels[sl, 0],
+            "cons": self.cons[sl, 0],
+            "ortho": self.ortho[sl],
+        }
+
+    def _masses(self, idx: np.ndarray) -> np.ndarray:
+        """M_k(w) by inclusion–exclusion over group sums of U (first pronunciation variant), shrunk towards
+        :data:`_DEFAULT_MASS` with weight ``shrink`` pseudo-tokens."""
+        cols = self._columns(idx)
+        g = []
+        for combo, table in zip(_MASS_COMBOS, self.group_mass):
+            keys = zip(*(cols[c].tolist() for c in combo))
+            g.append(np.array([table.get(k, 0.0) for k in keys]))
+        perfect, partner, eye, eye_partner, vowel, vowel_eye, cons, cons_vowel, cons_eye, cons_vowel_eye = g
+        u = np.array([self.u[i] if i < len(self.u) else self._u_unseen for i in idx.tolist()])
+        m = np.zeros((len(idx), len(CLASSES)))
+        m[:, 0] = u
+        m[:, 1] = np.maximum(perfect - u, 0)
+        m[:, 2] = np.maximum(partner - perfect, 0)
+        m[:, 3] = np.maximum(eye - eye_partner, 0)
+        m[:, 4] = np.maximum(vowel - partner - (vowel_eye - eye_partner), 0)
+        m[:, 5] = np.maximum(cons - cons_vowel - cons_eye + cons_vowel_eye, 0)
+        m[:, 6] = np.maximum(1.0 - m[:, :6].sum(1), 0)
+        n = self.total
+        return (n * m + self._shrink * _DEFAULT_MASS) / (n + self._shrink)
+
+
+_MASS_COMBOS: tuple[tuple[str, ...], ...] = (
+    ("perfect",),
+    ("partner",),
+    ("ortho",),
+    ("ortho", "partner"),
+    ("vowels",),
+    ("vowels", "ortho"),
+    ("cons",),
+    ("cons", "vowels"),
+    ("cons", "ortho"),
+    ("cons", "vowels", "ortho"),
+)
+
+
+def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
+    m = np.max(x, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return np.squeeze(out, axis=axis)
+
+
+@dataclass
+class _Data:
+    """Verses packed for vectorised training: global positions, per-offset pair tables."""
+
+    words: np.ndarray  # word id per line, all verses concatenated
+    starts: np.ndarray  # first position of each verse
+    lengths: np.ndarray
+    # per offset d = 1..D-1: class and sparse-pair index of (words[p], words[p+d]); -1 where p+d leaves the verse
+    cls: np.ndarray  # [D, P]
+    pair: np.ndarray  # [D, P]
+    buckets: list[np.ndarray] = field(default_factory=list)  # verse indices grouped by similar length
+
+
+# ------------------------------------------------------------------------------------------------- model
+class RhymeSchemeHMM:
+    """Segmental HMM over stanza rhyme schemes (Addanki & Wu 2013) with the Reddy & Knight (2011) rhyme-pair
+    emission model, anchored on pronunciations; see the module docstring for the equations.
+
+    Parameters: ``schemes`` (hidden states, default :data:`ADDANKI_WU_SCHEMES`); ``n_iter`` / ``tol`` (EM
+    stopping: at most ``n_iter`` iterations, stop when the mean log-likelihood per line improves by less than
+    ``tol``); ``pair_prior`` (α, weight of the class model as prior of the word-pair probabilities; None: class
+    model only); ``phi_prior`` (pseudo-counts of :data:`PHI_INIT` in the φ update); ``link_threshold`` and
+    ``link_window`` (cross-segment group linking in :meth:`label`); ``mass_shrink`` (pseudo-tokens shrinking
+    class masses of a small vocabulary towards typical values).
+
+    >>> hmm = RhymeSchemeHMM().fit([["day", "night", "way", "light"], ["cat", "hat", "dog", "log"]])
+    >>> hmm.label(["sing", "moon", "ring", "june"])
+    'ABAB'
+    """
+
+    def __init__(
+        self,
+        schemes: Sequence[str] = ADDANKI_WU_SCHEMES,
+        *,
+        n_iter: int = 15,
+        tol: float = 1e-4,
+        pair_prior: float | None = 20.0,
+        phi_prior: float = 20.0,
+        link_threshold: float = 2.0,
+        link_window: int | None = 8,
+        mass_shrink: float = 200.0,
+        combine: str = "geometric",
+        progress: bool = False,
+    ) -> None:
+        if not schemes:
+            raise InputError("a rhyme-scheme HMM needs at least one scheme")
+        for s in schemes:
+            if not s or not s.isalpha():
+                raise InputError(f"bad scheme {s!r}: use letters such as 'ABAB'")
+        self.schemes = tuple(scheme_string(parse_scheme(s)) for s in schemes)
+        if len(set(self.schemes)) != len(self.schemes):
+            raise InputError(f"duplicate schemes in {list(schemes)}")
+        if "A" not in self.schemes:
+            raise InputError("the schemes must include 'A' so that every verse can be segmented")
+        if n_iter < 0:
+            raise InputError("n_iter must be ≥ 0")
+        if pair_prior is not None and pair_prior <= 0:
+            raise InputError("pair_prior must be positive (or None for the class model only)")
+        if link_threshold <= 0:
+            raise InputError("link_threshold must be positive")
+        if combine not in ("geometric", "mixture", "last"):
+            raise InputError(f"combine must be 'geometric', 'mixture' or 'last', not {combine!r}")
+        self.combine = combine
+        self.n_iter = n_iter
+        self.tol = tol
+        self.pair_prior = pair_prior
+        self.phi_prior = phi_prior
+        self.link_threshold = link_threshold
+        self.link_window = link_window
+        self.mass_shrink = mass_shrink
+        self.progress = progress
+        self._compiled = [_compile(s) for s in self.schemes]
+        self.lengths = np.array([c.length for c in self._compiled])
+        self.max_len = int(self.lengths.max())
+        self.lex = _Lexicon()
+        S = len(self.schemes)
+        self.log_start = np.log(np.full(S, 1.0 / S))
+        self.log_trans = np.log(np.full((S, S), 1.0 / S))
+        self.phi = PHI_INIT / PHI_INIT.sum()
+        self.pair_keys = np.zeros(0, np.int64)  # sorted a * V0 + b
+        self.pair_counts = np.zeros(0)
+        self.antecedent_counts = np.zeros(0)
+        self._v0 = 1
+        self.fitted = False
+        self.history: list[float] = []
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return {
+            "schemes": ",".join(self.schemes),
+            "pair_prior": self.pair_prior,
+            "phi_prior": self.phi_prior,
+            "link_threshold": self.link_threshold,
+            "link_window": self.link_window,
+            "n_iter": self.n_iter,
+            "combine": self.combine,
+        }
+
+    # -- pair ratios ----------------------------------------------------------------------------------
+    def _ratio(self, a: np.ndarray, b: np.ndarray, cls: np.ndarray, pair: np.ndarray | None = None) -> np.ndarray:
+        """ρ(a, b) = θ(b | a) / U(b) for arrays of word ids."""
+        lex = self.lex
+        rho_cls = self.phi[cls] / np.maximum(lex.mass[a, cls], 1e-12)
+        if self.pair_prior is None:
+            return rho_cls
+        alpha = self.pair_prior
+        if pair is None:
+            pair = self._pair_index(a, b)
+        c = np.where(pair >= 0, self.pair_counts[np.maximum(pair, 0)] if len(self.pair_counts) else 0.0, 0.0)
+        n = np.where(a < len(self.antecedent_counts), self.antecedent_counts[np.minimum(a, len(self.antecedent_counts) - 1)] if len(self.antecedent_counts) else 0.0, 0.0)
+        return (c / lex.u[b] + alpha * rho_cls) / (n + alpha)
+
+    def _pair_index(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        if not len(self.pair_keys):
+            return np.full(a.shape, -1, np.int64)
+        inside = (a < self._v0) & (b < self._v0)
+        key = a * self._v0 + b
+        pos = np.searchsorted(self.pair_keys, key)
+        pos = np.minimum(pos, len(self.pair_keys) - 1)
+        hit = inside & (self.pair_keys[pos] == key)
+        return np.where(hit, pos, -1)
+
+    # -- packing --------------------------------------------------------------------------------------
+    def _pack(self, verses: Sequence[Sequence[str]]) -> _Data:
+        lengths = np.array([len(v) for v in verses], np.int64)
+        flat = [w for v in verses for w in v]
+        words = self.lex.ids(flat) if flat else np.zeros(0, np.int64)
+        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64) if len(lengths) else lengths
+        P = len(words)
+        D = self.max_len
+        verse_of = np.repeat(np.arange(len(lengths)), lengths)
+        end_of = (starts + lengths)[verse_of] if P else np.zeros(0, np.int64)
+        cls = np.full((D, P), _NONE, np.int8)
+        pair = np.full((D, P), -1, np.int64)
+        pos = np.arange(P)
+        for d in range(1, D):
+            ok = pos + d < end_of
+            p = pos[ok]
+            cls[d, p] = self.lex.classes(words[p], words[p + d])
+        order = np.argsort(lengths, kind="stable")
+        buckets = []
+        i = 0
+        while i < len(order):
+            j = i + 1
+            cap = int(lengths[order[i]]) * 1.25 + 4
+            while j < len(order) and j - i < 4096 and lengths[order[j]] <= cap:
+                j += 1
+            buckets.append(order[i:j])
+            i = j
+        return _Data(words, starts, lengths, cls, pair, buckets)
+
+    def _index_pairs(self, data: _Data) -> None:
+        """Build the sparse word-pair table from every pair that can be linked in training."""
+        P = len(data.words)
+        self._v0 = max(len(self.lex.words), 1)
+        keys = []
+        pos = np.arange(P)
+        for d in range(1, self.max_len):
+            ok = data.cls[d] >= 0
+            ok &= pos + d < P
+            p = pos[ok]
+            # valid only inside a verse: cls was set only there; recompute validity from lengths
+            keys.append((p, d))
+        all_keys = []
+        verse_of = np.repeat(np.arange(len(data.lengths)), data.lengths)
+        end_of = (data.starts + data.lengths)[verse_of] if P else np.zeros(0, np.int64)
+        for d in range(1, self.max_len):
+            p = pos[pos + d < end_of]
+            all_keys.append(data.words[p] * self._v0 + data.words[p + d])
+        self.pair_keys = np.unique(np.concatenate(all_keys)) if all_keys else np.zeros(0, np.int64)
+        self.pair_counts = np.zeros(len(self.pair_keys))
+        self.antecedent_counts = np.zeros(self._v0)
+        for d in range(1, self.max_len):
+            p = pos[pos + d < end_of]
+            data.pair[d, p] = self._pair_index(data.words[p], data.words[p + d])
+
+    # -- emissions ------------------------------------------------------------------------------------
+    def _log_emissions(self, data: _Data) -> tuple[np.ndarray, np.ndarray]:
+        """log E[p, s] for a stanza of scheme s starting at global position p (-inf when it leaves the verse),
+        and the pair ratios R[d, p] = ρ(x_p, x_{p+d})."""
+        P = len(data.words)
+        D = self.max_len
+        R = np.ones((D, P + D))
+        for d in range(1, D):
+            ok = data.pair[d] >= 0 if self.pair_prior is not None and len(self.pair_keys) else None
+            verse_of = np.repeat(np.arange(len(data.lengths)), data.lengths)
+            end_of = (data.starts + data.lengths)[verse_of]
+            valid = np.arange(P) + d < end_of
+            p = np.flatnonzero(valid)
+            if not len(p):
+                continue
+            a, b = data.words[p], data.words[p + d]
+            pair = data.pair[d, p] if ok is not None else None
+            R[d, p] = self._ratio(a, b, data.cls[d, p].astype(np.int64), pair)
+        logR = np.log(np.maximum(R, 1e-300))
+        S = len(self.schemes)
+        logE = np.zeros((P, S))
+        verse_of = np.repeat(np.arange(len(data.lengths)), data.lengths)
+        remaining = (data.starts + data.lengths)[verse_of] - np.arange(P)
+        for s, comp in enumerate(self._compiled):
+            acc = np.zeros(P)
+            for k, ante in comp.links:
+                if len(ante) == 1:
+                    j = ante[0]
+                    acc += logR[k - j, j : j + P]
+                elif self.combine == "geometric":
+                    acc += np.mean([logR[k - j, j : j + P] for j in ante], axis=0)
+                elif self.combine == "last":
+                    j = ante[-1]
+                    acc += logR[k - j, j : j + P]
+                else:
+                    vals = np.stack([R[k - j, j : j + P] for j in ante])
+                    acc += np.log(np.maximum(vals.mean(0), 1e-300))
+            acc[remaining < comp.length] = -np.inf
+            logE[:, s] = acc
+        return logE, R
+
+    # -- forward-backward -----------------------------------------------------------------------------
+    def _bucket_arrays(self, data: _Data, bucket: np.ndarray, logE: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        lens = data.lengths[bucket]
+        T = int(lens.max())
+        S = len(self.schemes)
+        E = np.full((len(bucket), T + self.max_len, S), -np.inf)
+        t_idx = np.arange(T)
+        mask = t_idx[None, :] < lens[:, None]
+        gpos = data.starts[bucket][:, None] + t_idx[None, :]
+        E[:, :T][mask] = logE[gpos[mask]]
+        return E, lens, gpos
+
+    def _forward_backward(self, E: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Log forward/backward over segment boundaries. Returns (Bst, alpha, G, logZ) where Bst[n, t, s] is
+        the log probability of reaching boundary t and starting state s there, alpha[n, t, s] of a state-s
+        segment ending at t, G[n, t, s] of the rest of the verse given a state-s segment starts at t."""
+        N, TT, S = E.shape
+        T = int(lens.max())
+        L = self.lengths
+        la = self.log_trans
+        alpha = np.full((N, T + 1, S), -np.inf)
+        Bst = np.full((N, T + 1, S), -np.inf)
+        Bst[:, 0, :] = self.log_start
+        for t in range(1, T + 1):
+            for s in range(S):
+                if t - L[s] >= 0:
+                    alpha[:, t, s] = Bst[:, t - L[s], s] + E[:, t - L[s], s]
+            Bst[:, t, :] = _logsumexp(alpha[:, t, :, None] + la[None], axis=1)
+        beta = np.full((N, T + self.max_len + 1, S), -np.inf)
+        G = np.full((N, T + 1, S), -np.inf)
+        at_end = np.zeros((N, 1), bool)
+        for t in range(T, -1, -1):
+            for s in range(S):
+                G[:, t, s] = E[:, t, s] + beta[:, t + L[s], s]
+            beta[:, t, :] = _logsumexp(la[None] + G[:, t, None, :], axis=2)
+            at_end = (lens == t)[:, None]
+            beta[:, t, :] = np.where(at_end, 0.0, beta[:, t, :])
+        logZ = alpha[np.arange(N), lens, :]
+        logZ = _logsumexp(logZ, axis=1)
+        return Bst, alpha, G, logZ
+
+    # -- training -------------------------------------------------------------------------------------
+    def fit(self, verses_end_words: Iterable[Sequence[str]]) -> RhymeSchemeHMM:
+        """Train by EM (forward-backward) on verses given as lists of end words (empty strings allowed for
+        lines with no word; they never rhyme). Returns self."""
+        verses = [[str(w).lower() for w in v] for v in verses_end_words]
+        verses = [v for v in verses if v]
+        if not verses:
+            raise InputError("no verses with lines to train the rhyme-scheme HMM on")
+        data = self._pack(verses)
+        counts = np.bincount(data.words, minlength=len(self.lex.words)).astype(float)
+        self.lex.freeze(counts, self.mass_shrink)
+        if self.pair_prior is not None:
+            self._index_pairs(data)
+        self.history = []
+        self._train_lines = int(data.lengths.sum())
+        iterator: Iterable[int] = range(self.n_iter)
+        if self.progress and self.n_iter:
+            from rich.progress import track
+
+            iterator = track(iterator, description="rhyme-scheme HMM: EM", transient=True)
+        for _ in iterator:
+            ll = self._em_step(data)
+            self.history.append(ll)
+            if len(self.history) > 1 and abs(self.history[-1] - self.history[-2]) < self.tol:
+                break
+        self.fitted = True
+        return self
+
+    def _em_step(self, data: _Data) -> float:
+        S = len(self.schemes)
+        P = len(data.words)
+        logE, R = self._log_emissions(data)
+        gamma = np.zeros((P, S))
+        start_counts = np.zeros(S)
+        trans_counts = np.zeros((S, S))
+        total_ll = 0.0
+        for bucket in data.buckets:
+            E, lens, gpos = self._bucket_arrays(data, bucket, logE)
+            Bst, alpha, G, logZ = self._forward_backward(E, lens)
+            total_ll += float(logZ.sum())
+            T = int(lens.max())
+            post = np.exp(Bst[:, :T, :] + G[:, :T, :] - logZ[:, None, None])
+            mask = np.arange(T)[None, :] < lens[:, None]
+            gamma[gpos[mask]] = post[mask]
+            start_counts += post[:, 0, :].sum(0)
+            la = self.log_trans
+            for t in range(1, T):
+                live = lens > t
+                if not live.any():
+                    break
+                x = alpha[live, t, :, None] + la[None] + G[live, t, None, :] - logZ[live, None, None]
+                trans_counts += np.exp(x).sum(0)
+        # M-step
+        self.log_start = np.log((start_counts + 0.1) / (start_counts.sum() + 0.1 * S))
+        self.log_trans = np.log((trans_counts + 0.1) / (trans_counts.sum(1, keepdims=True) + 0.1 * S))
+        class_counts = np.zeros(len(CLASSES))
+        pair_counts = np.zeros(len(self.pair_keys)) if self.pair_prior is not None else None
+        for s, comp in enumerate(self._compiled):
+            g = gamma[:, s]
+            live = np.flatnonzero(g > 1e-12)
+            if not len(live):
+                continue
+            for k, ante in comp.links:
+                vals = np.stack([R[k - j, live + j] for j in ante])
+                if self.combine == "geometric":
+                    resp = np.full(vals.shape, 1.0 / len(ante))
+                elif self.combine == "last":
+                    resp = np.zeros(vals.shape)
+                    resp[-1] = 1.0
+                else:
+                    resp = vals / np.maximum(vals.sum(0, keepdims=True), 1e-300)
+                for r, j in zip(resp, ante):
+                    w = g[live] * r
+                    q = live + j
+                    class_counts += np.bincount(data.cls[k - j, q], weights=w, minlength=len(CLASSES))
+                    if pair_counts is not None:
+                        idx = data.pair[k - j, q]
+                        ok = idx >= 0
+                        pair_counts += np.bincount(idx[ok], weights=w[ok], minlength=len(pair_counts))
+        phi = class_counts + self.phi_prior * PHI_INIT / PHI_INIT.sum()
+        self.phi = phi / phi.sum()
+        if pair_counts is not None:
+            self.pair_counts = pair_counts
+            a = self.pair_keys // self._v0
+            self.antecedent_counts = np.bincount(a, weights=pair_counts, minlength=self._v0)
+        return total_ll / max(P, 1)
+
+    # -- decoding -------------------------------------------------------------------------------------
+    def _prepare(self, end_words: Sequence[str]) -> _Data:
+        data = self._pack([[str(w).lower() for w in end_words]])
+        if self.pair_prior is not None:
+            pos = np.arange(len(data.words))
+            for d in range(1, self.max_len):
+                p = pos[pos + d < len(data.words)]
+                data.pair[d, p] = self._pair_index(data.words[p], data.words[p + d])
+        return data
+
+    def _ensure_ready(self) -> None:
+        if not len(self.lex.u) or not self.lex.group_mass:
+            self.lex.freeze(np.zeros(len(self.lex.words)), self.mass_shrink)
+
+    def viterbi(self, end_words: Sequence[str]) -> list[Stanza]:
+        """The most probable segmentation of a verse (its lines' end words) into stanzas with schemes;
+        ``Stanza.pairs`` are the rhyming line pairs inside each stanza. An unfitted model decodes with its
+        phonetic initialisation."""
+        n = len(end_words)
+        if n == 0:
+            return []
+        self._ensure_ready()
+        data = self._prepare(end_words)
+        logE, _ = self._log_emissions(data)
+        S = len(self.schemes)
+        L = self.lengths
+        score = np.full((n + 1, S), -np.inf)  # best path with a state-s segment ending at t
+        back = np.full((n + 1, S), -1, np.int64)
+        start_best = np.full((n + 1, S), -np.inf)  # best log prob of starting state s at boundary t
+        start_prev = np.full((n + 1, S), -1, np.int64)
+        start_best[0] = self.log_start
+        for t in range(1, n + 1):
+            for s in range(S):
+                if t - L[s] >= 0:
+                    score[t, s] = start_best[t - L[s], s] + logE[t - L[s], s]
+            cand = score[t, :, None] + self.log_trans
+            start_prev[t] = np.argmax(cand, axis=0)
+            start_best[t] = cand[start_prev[t], np.arange(S)]
+        s = int(np.argmax(score[n]))
+        t = n
+        out: list[Stanza] = []
+        while t > 0:
+            begin = t - int(L[s])
+            scheme = self.schemes[s]
+            out.append(Stanza(begin, t, scheme, tuple(scheme_pairs(parse_scheme(scheme), begin))))
+            prev = int(start_prev[begin, s]) if begin > 0 else -1
+            t, s = begin, prev
+        out.reverse()
+        return out
+
+    def rhyme_pairs(self, end_words: Sequence[str], *, link: bool = False) -> list[tuple[int, int]]:
+        """Pairs of line indices ``(i, j)``, ``i < j``, that rhyme: inside the Viterbi stanzas, or with
+        ``link=True`` inside the groups of :meth:`label` (linked across stanzas)."""
+        if link:
+            return scheme_pairs(self.label_groups(end_words))
+        return [p for st in self.viterbi(end_words) for p in st.pairs]
+
+    def log_ratio(self, a: str, b: str) -> float:
+        """log ρ(a, b): how much more likely ``b`` is as a rhyme partner of ``a`` than as an unrelated word."""
+        self._ensure_ready()
+        ids = self.lex.ids([a.lower(), b.lower()])
+        cls = self.lex.classes(ids[:1], ids[1:]).astype(np.int64)
+        return float(np.log(self._ratio(ids[:1], ids[1:], cls)[0]))
+
+    def label(self, end_words: Sequence[str]) -> str:
+        """:meth:`label_groups` as letters such as ``"ABBAABBA"``."""
+        return scheme_string(self.label_groups(end_words))
+
+    def label_groups(self, end_words: Sequence[str]) -> tuple[int, ...]:
+        """One scheme for the whole unit (e.g. a gold stanza): the Viterbi stanzas' groups, then groups linked
+        across stanzas while the best pair of groups has mean log ρ over their cross pairs (within
+        ``link_window`` lines) above log ``link_threshold``. Returns a restricted growth tuple."""
+        n = len(end_words)
+        if n == 0:
+            return ()
+        stanzas = self.viterbi(end_words)
+        group = np.empty(n, np.int64)
+        next_id = 0
+        for st in stanzas:
+            local = parse_scheme(st.scheme)
+            for i, g in enumerate(local):
+                group[st.start + i] = next_id + g
+            next_id += max(local) + 1
+        if len(stanzas) > 1:
+            group = self._link(end_words, group)
+        return parse_scheme(group.tolist())
+
+    def _link(self, end_words: Sequence[str], group: np.ndarray) -> np.ndarray:
+        n = len(end_words)
+        ids = self.lex.ids([str(w).lower() for w in end_words])
+        i_idx, j_idx = np.triu_indices(n, 1)
+        if self.link_window is not None:
+            keep = j_idx - i_idx <= self.link_window
+            i_idx, j_idx = i_idx[keep], j_idx[keep]
+        if not len(i_idx):
+            return group
+        a, b = ids[i_idx], ids[j_idx]
+        cls = self.lex.classes(a, b).astype(np.int64)
+        logr = np.log(np.maximum(self._ratio(a, b, cls), 1e-300))
+        threshold = math.log(self.link_threshold)
+        group = group.copy()
+        while True:
+            gi, gj = group[i_idx], group[j_idx]
+            cross = gi != gj
+            if not cross.any():
+                break
+            lo = np.minimum(gi, gj)[cross]
+            hi = np.maximum(gi, gj)[cross]
+            m = int(group.max()) + 1
+            key = lo * m + hi
+            uniq, inv = np.unique(key, return_inverse=True)
+            mean = np.bincount(inv, weights=logr[cross]) / np.bincount(inv)
+            best = int(np.argmax(mean))
+            if mean[best] <= threshold:
+                break
+            g_lo, g_hi = divmod(int(uniq[best]), m)
+            group[group == g_hi] = g_lo
+        return group
+
+    # -- lines ----------------------------------------------------------------------------------------
+    def detect(self, lines: Sequence[str]) -> list[Stanza]:
+        """Segment a verse given as lines of text (see :func:`detect_schemes`)."""
+        return self.viterbi([end_word(line) for line in lines])
+
+
+# ------------------------------------------------------------------------------------------- front doors
+def fit_corpus_detector(corpus: Corpus | Iterable[Sequence[str]], **params: Any) -> RhymeSchemeHMM:
+    """A :class:`RhymeSchemeHMM` trained on a corpus's verses (a :class:`~creval.corpus.model.Corpus` or an
+    iterable of verses given as lists of lines)."""
+    verses = corpus.verses if hasattr(corpus, "verses") else corpus
+    lines = [v.lines if hasattr(v, "lines") else v for v in verses]
+    ends = [[end_word(line) for line in vl] for vl in lines if len(vl)]
+    return RhymeSchemeHMM(**params).fit(ends)
+
+
+def detect_schemes(lines: Sequence[str], model: RhymeSchemeHMM | None = None) -> list[Stanza]:
+    """Stanzas with rhyme schemes and rhyming line pairs of a verse given as lines of text.
+
+    With no ``model``, a :class:`RhymeSchemeHMM` is trained on the verse itself (unsupervised, a few EM
+    iterations: fine for a long verse; for many short verses fit one model on all of them with
+    :func:`fit_corpus_detector` and pass it). Lines without a word occupy a position and never rhyme.
+    """
+    lines = list(lines)
+    if not lines:
+        return []
+    if model is None:
+        ends = [end_word(line) for line in lines]
+        model = RhymeSchemeHMM(n_iter=5).fit([ends])
+    return model.detect(lines)
+
+
+def verse_scheme(lines: Sequence[str], model: RhymeSchemeHMM | None = None) -> str:
+    """The scheme of a verse as text, stanzas separated by spaces and letters running on across them:
+    ``"ABAB CDCD EE"``."""
+    stanzas = detect_schemes(lines, model)
+    out = []
+    names: dict[tuple[int, int], str] = {}
+    for st in stanzas:
+        local = parse_scheme(st.scheme)
+        text = ""
+        for g in local:
+            key = (st.start, g)
+            if key not in names:
+                idx = len(names)
+                names[key] = _LETTERS[idx] if idx < len(_LETTERS) else f"<{idx}>"
+            text += names[key]
+        out.append(text)
+    return " ".join(out)
+
+
+# ------------------------------------------------------------------------------------------ Chicago gold
+@dataclass(frozen=True)
+class GoldStanza:
+    """A stanza of a Chicago ``.pgold`` file: poem id, end words, scheme (restricted growth tuple), the
+    1-based line of its record."""
+
+    poem: str
+    words: tuple[str, ...]
+    scheme: tuple[int, ...]
+    line: int
+
+
+def read_pgold(path: str | Path) -> tuple[list[GoldStanza], int]:
+    """Read a Chicago Rhyming Poetry Corpus gold file: records of ``POEMn w1 … wn`` / stanza scheme / scheme in
+    the poem / blank line. Returns (stanzas, number of records skipped because word and label counts differ).
+    Raises :class:`~creval.errors.InputError` naming the file and line for a malformed record."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise InputError(f"cannot read gold file: {exc.strerror or exc}", path) from None
+    lines = text.splitlines()
+    stanzas: list[GoldStanza] = []
+    skipped = 0
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip():
+            i += 1
+            continue
+        first = i
+        block = []
+        while i < len(lines) and lines[i].strip():
+            block.append(lines[i].split())
+            i += 1
+        if len(block) not in (2, 3):
+            raise InputError(
+                f"a record has {len(block)} line(s); expected 'POEMn words', the scheme and the scheme in the poem",
+                path, first + 1)
+        for k, row in enumerate(block[1:], start=1):
+            if not all(lab.lstrip("-").isdigit() for lab in row):
+                raise InputError(f"rhyme-scheme line must be integers, found {' '.join(row)[:40]!r}", path, first + 1 + k)
+        head, labels = block[0], block[1]
+        words = tuple(w.lower() for w in head[1:])
+        if not head[0].upper().startswith("POEM") or len(labels) != len(words):
+            skipped += 1  # broken record in the corpus (e.g. a header split over two records)
+            continue
+        stanzas.append(GoldStanza(head[0], words, parse_scheme([int(x) for x in labels]), first + 1))
+    return stanzas, skipped
+
+
+def baseline_table(stanzas: Iterable[GoldStanza]) -> dict[int, tuple[int, ...]]:
+    """The most common gold scheme for each stanza length (ties: the scheme seen first)."""
+    by_len: dict[int, Counter] = {}
+    for st in stanzas:
+        by_len.setdefault(len(st.scheme), Counter())[st.scheme] += 1
+    return {n: c.most_common(1)[0][0] for n, c in by_len.items()}
+
+
+def _pair_set(scheme: Sequence[int]) -> set[tuple[int, int]]:
+    return set(scheme_pairs(scheme))
+
+
+def score_schemes(gold: Sequence[Sequence[int]], predicted: Sequence[Sequence[int]]) -> dict[str, float]:
+    """Scheme accuracy (exact match up to renaming) and micro-averaged precision/recall/F1 over the unordered
+    line pairs inside each stanza that share a label."""
+    if len(gold) != len(predicted):
+        raise InputError(f"{len(gold)} gold schemes but {len(predicted)} predicted")
+    correct = tp = n_pred = n_gold = 0
+    for g, p in zip(gold, predicted):
+        g, p = parse_scheme(g), parse_scheme(p)
+        if len(g) != len(p):
+            raise InputError(f"scheme lengths differ: {scheme_string(g)} vs {scheme_string(p)}")
+        correct += g == p
+        gs, ps = _pair_set(g), _pair_set(p)
+        tp += len(gs & ps)
+        n_pred += len(ps)
+        n_gold += len(gs)
+    precision = tp / n_pred if n_pred else float("nan")
+    recall = tp / n_gold if n_gold else float("nan")
+    f1 = 2 * precision * recall / (precision + recall) if n_pred and n_gold and precision + recall else 0.0
+    return {
+        "stanzas": float(len(gold)),
+        "accuracy": correct / len(gold) if gold else float("nan"),
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+    }
+
+
+def evaluate_on_gold(
+    pgold_path: str | Path,
+    *,
+    model: RhymeSchemeHMM | None = None,
+    baseline: dict[int, tuple[int, ...]] | None = None,
+    **params: Any,
+) -> dict[str, Any]:
+    """Evaluate on one Chicago gold file.
+
+    Protocol: the gold stanza boundaries are given; the model (``model`` if passed, else a
+    :class:`RhymeSchemeHMM` with ``params`` trained unsupervised on this file's end words, one verse per
+    stanza, labels never seen) labels each stanza with :meth:`RhymeSchemeHMM.label`. The baseline gives every
+    stanza the most common scheme for its length from ``baseline`` (a :func:`baseline_table`, e.g. built from
+    the *other* poets' files; None: from this file itself, which is an oracle that peeks at the labels); a
+    length missing from the table gets all lines unrhymed. Returns ``{"model": scores, "baseline": scores,
+    "skipped": n}`` with the scores of :func:`score_schemes`.
+    """
+    stanzas, skipped = read_pgold(pgold_path)
+    if not stanzas:
+        raise InputError("no usable stanzas in the gold file", pgold_path)
+    if model is None:
+        model = RhymeSchemeHMM(**params).fit([st.words for st in stanzas])
+    predicted = [model.label_groups(st.words) for st in stanzas]
+    table = baseline if baseline is not None else baseline_table(stanzas)
+    base = [table.get(len(st.scheme), tuple(range(len(st.scheme)))) for st in stanzas]
+    gold = [st.scheme for st in stanzas]
+    return {
+        "model": score_schemes(gold, predicted),
+        "baseline": score_schemes(gold, base),
+        "skipped": skipped,
+        "predicted": predicted,
+    }
