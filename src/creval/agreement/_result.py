@@ -17,7 +17,12 @@ import numpy as np
 
 from creval.errors import InputError
 
-__all__ = ["StatResult", "encode_labels", "as_frame"]
+__all__ = ["StatResult", "encode_labels", "as_frame", "plain"]
+
+
+def plain(value: Any) -> Any:
+    """A numpy scalar as the Python value (so messages print ``1``, not ``np.int64(1)``)."""
+    return value.item() if isinstance(value, np.generic) else value
 
 
 @dataclass(frozen=True)

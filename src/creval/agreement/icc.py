@@ -74,7 +74,7 @@ class ICCResult:
                 f.shrout_fleiss.upper(),
                 f.mcgraw_wong.upper(),
                 f.pingouin.upper(),
-                f.shrout_fleiss.replace(",K)", f",{self.k})").upper(),
+                f.shrout_fleiss.replace(",k)", f",{self.k})").upper(),
             }
             if key in names:
                 return f
@@ -117,14 +117,14 @@ def _matrix(data: Any, targets: str | None, raters: str | None, ratings: str | N
     if targets is not None or raters is not None or ratings is not None:
         if None in (targets, raters, ratings):
             raise InputError("a long table needs all three of targets=, raters= and ratings= column names")
-        from creval.agreement._result import as_frame
+        from creval.agreement._result import as_frame, plain
 
         frame = as_frame(data, [targets, raters, ratings], what="ratings")
         if frame.duplicated(subset=[targets, raters]).any():
             row = int(np.flatnonzero(frame.duplicated(subset=[targets, raters]).to_numpy())[0])
             raise InputError(
-                f"ratings row {row + 1}: rater {frame[raters].iloc[row]!r} rated target "
-                f"{frame[targets].iloc[row]!r} twice"
+                f"ratings row {row + 1}: rater {plain(frame[raters].iloc[row])!r} rated target "
+                f"{plain(frame[targets].iloc[row])!r} twice"
             )
         wide = frame.pivot(index=targets, columns=raters, values=ratings)
         return wide.to_numpy(dtype=float)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from creval.agreement._result import StatResult, as_frame, encode_labels
+from creval.agreement._result import StatResult, as_frame, encode_labels, plain
 from creval.agreement.labels import interpret_kappa
 from creval.errors import InputError
 
@@ -218,8 +218,8 @@ def fleiss_kappa_by(
         row = int(np.flatnonzero(dup.to_numpy())[0])
         r = frame.iloc[row]
         raise InputError(
-            f"judgements row {row + 1}: annotator {r[rater]!r} rated item {r[item]!r} twice"
-            + (f" in group {tuple(r[k] for k in keys)!r}" if keys else "")
+            f"judgements row {row + 1}: annotator {plain(r[rater])!r} rated item {plain(r[item])!r} twice"
+            + (f" in group {tuple(plain(r[k]) for k in keys)!r}" if keys else "")
         )
     if categories is None:
         _, categories = encode_labels(frame[label].to_numpy(dtype=object))

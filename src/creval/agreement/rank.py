@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from creval.agreement._result import StatResult, as_frame
+from creval.agreement._result import StatResult, as_frame, plain
 from creval.errors import InputError
 
 __all__ = [
@@ -80,7 +80,7 @@ def kendall_tau_pages(
     if dup.any():
         r = frame[dup].iloc[0]
         raise InputError(
-            f"judgements: assessor {r[assessor]!r} scored item {r[item]!r} on page {r[page]!r} twice"
+            f"judgements: assessor {plain(r[assessor])!r} scored item {plain(r[item])!r} on page {plain(r[page])!r} twice"
         )
     taus: list[float] = []
     per_page: list[dict[str, Any]] = []
@@ -143,7 +143,7 @@ def _numeric(series: Any, name: str) -> Any:
     bad = out.isna() & series.notna()
     if bad.any():
         row = int(np.flatnonzero(bad.to_numpy())[0])
-        raise InputError(f"row {row + 1}: column {name!r} must be numeric, got {series.iloc[row]!r}")
+        raise InputError(f"row {row + 1}: column {name!r} must be numeric, got {plain(series.iloc[row])!r}")
     return out
 
 
@@ -200,7 +200,7 @@ def _wide(data: Any, block: Sequence[str] | str | None, system: str, score: str)
         if dup.any():
             r = frame[dup].iloc[0]
             raise InputError(
-                f"scores: system {r[system]!r} has two scores in block {tuple(r[k] for k in keys)!r}; "
+                f"scores: system {plain(r[system])!r} has two scores in block {tuple(plain(r[k]) for k in keys)!r}; "
                 "average them first or make the block finer (e.g. block=['annotator', 'item'])"
             )
         wide = frame.pivot_table(index=keys, columns=system, values=score, aggfunc="first", dropna=False)
