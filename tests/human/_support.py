@@ -70,6 +70,6 @@ def example_rows(study_type: str, n: int) -> list[dict]:
                  "system": f"secret-sys-{i % 2}"} for i in range(n)]
         for a in ARTISTS:
             for j in range(2):
-                rows.append({"id": f"c-{a}-{j}", "role": "candidate", "artist": a, "text": f"verse {j} of {a}"})
+                rows.append({"id": f"c-{a}-{j}", "role": "candidate", "artist": a, "text": f"authentic verse {j} from the pool {ARTISTS.index(a) * 2 + j}"})
         return rows
     raise ValueError(study_type)
