@@ -167,3 +167,9 @@ def test_empty_results():
     assert table["best"].iloc[0].startswith("—")
     assert ghostwriter_table(fits.iloc[:0]).columns.tolist() == ["artist", "artist_density", "best"]
     assert isinstance(checkpoint_series(empty), pd.DataFrame)
+
+
+def test_similarity_outside_unit_interval_is_noted():
+    fit = fit_unique_similar([1, 2, 3], [0.1, 0.2, 0.3], [0.6, 0.8, 1.0], 0.5)
+    assert fit.crossing == pytest.approx(5.0) and fit.similarity == pytest.approx(1.4)
+    assert fit.status == "beyond-data" and "outside [0, 1]" in fit.message

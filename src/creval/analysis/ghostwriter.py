@@ -176,6 +176,8 @@ def fit_unique_similar(checkpoints: Iterable[float], density: Iterable[float], s
     else:
         status = "ok"
     message = f"{STATUS_TEXT[status]}: checkpoint {crossing:.4g} (data {first:g}..{last:g})"
+    if not 0.0 <= sim <= 1.0:
+        message += f"; the similarity line gives {sim:.4g} there, outside [0, 1]"
     return result(status, message, dline, sline, crossing, sim)
 
 

@@ -108,10 +108,7 @@ def choice_correlations(mat: np.ndarray, best: np.ndarray, *, draws: int = 100, 
                                   "spearman_rho": nan, "spearman_p": nan, "pearson_sd": nan, "spearman_sd": nan,
                                   "draws": draws if uses_random else 1, "note": ""}
         if uses_best and not np.isfinite(best).any():
-            row["note"] = "no one-best outputs (sample = \"best\")"
-            row["draws"] = 0
-            rows.append(row)
-            continue
+            continue  # no one-best outputs (sample = "best"): only random vs average applies
         if n < 3:
             row["note"] = f"too few inputs (n = {n}; need 3)"
             rows.append(row)

@@ -241,7 +241,9 @@ def analyze_cmd(results_dir: Path, corpus_path: Path | None, gen_path: Path | No
     if not result.ghostwriter.empty:
         from creval.cli.core import _print_frame
 
-        _print_frame(result.ghostwriter, "unique yet similar (lower similarity wins)", digits=4)
+        compact = result.fits[["artist", "system", "artist_density", "crossing", "similarity", "status"]]
+        _print_frame(compact, "unique yet similar: similarity at the crossing x* (lower wins); "
+                              "ghostwriter.csv has the notes", digits=4)
     for note in result.notes:
         console.print(f"[yellow]{note}[/]")
     console.print(f"wrote {target}/ ({', '.join(f'{k}.csv' for k in result.tables())}, report.html)")
