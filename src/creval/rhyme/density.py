@@ -60,11 +60,9 @@ for _a, _b in _NEAR:
     VOWEL_SIM[_VID[_a], _VID[_b]] = VOWEL_SIM[_VID[_b], _VID[_a]] = 0.75
 _REDUCED = {"AH", "IH", "UH"}
 
-# --- coda interning ------------------------------------------------------------------------------------
+# --- the word table: every word seen so far, its syllables in one growing set of arrays ----------------
 _CODA_ID: dict[tuple[str, ...], int] = {(): 0}
 _CLASS_ID: dict[tuple[str, ...], int] = {(): 0}
-# per-word features: (vowel ids, coda ids, coda class ids, coda lengths, stressed flags)
-_WORD_FEATS: dict[str, tuple[list[int], list[int], list[int], list[int], list[bool]]] = {}
 
 
 def _intern(table: dict[tuple[str, ...], int], key: tuple[str, ...]) -> int:
@@ -74,28 +72,90 @@ def _intern(table: dict[tuple[str, ...], int], key: tuple[str, ...]) -> int:
     return got
 
 
-def _features(tokens: Sequence[str]) -> list[tuple[list[int], list[int], list[int], list[int], list[bool]]]:
-    missing = [t for t in dict.fromkeys(tokens) if t not in _WORD_FEATS]
-    if missing:
-        for tok, pron in zip(missing, pronounce_many(missing)):
-            vs, cs, ms, ls, ss = [], [], [], [], []
+class _WordTable:
+    """Word string -> id; per id the first syllable row, the syllable count and a case-folded word id; per
+    syllable row: vowel, coda, coda class, coda length, stressed. Arrays grow by doubling, so a warm lookup is
+    one dict access per word and one fancy index per verse."""
+
+    FIELDS = ("vowel", "coda", "coda_class", "coda_len", "stressed")
+
+    def __init__(self) -> None:
+        self.ids: dict[str, int] = {}
+        self.lower_ids: dict[str, int] = {}
+        self.n_words = 0
+        self.n_syll = 0
+        self.start = np.zeros(1024, dtype=np.int64)
+        self.count = np.zeros(1024, dtype=np.int64)
+        self.lower = np.zeros(1024, dtype=np.int64)
+        self.syl = {f: np.zeros(4096, dtype=np.int64) for f in self.FIELDS}
+
+    def _grow_words(self, need: int) -> None:
+        size = self.start.shape[0]
+        if need <= size:
+            return
+        while size < need:
+            size *= 2
+        for name in ("start", "count", "lower"):
+            arr = getattr(self, name)
+            grown = np.zeros(size, dtype=arr.dtype)
+            grown[: arr.shape[0]] = arr
+            setattr(self, name, grown)
+
+    def _grow_sylls(self, need: int) -> None:
+        size = self.syl["vowel"].shape[0]
+        if need <= size:
+            return
+        while size < need:
+            size *= 2
+        for name, arr in self.syl.items():
+            grown = np.zeros(size, dtype=arr.dtype)
+            grown[: arr.shape[0]] = arr
+            self.syl[name] = grown
+
+    def lookup(self, tokens: Sequence[str]) -> np.ndarray:
+        """Word ids of ``tokens``, adding unseen words first."""
+        try:
+            return np.fromiter(map(self.ids.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        except KeyError:
+            self.add(tokens)
+            return np.fromiter(map(self.ids.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+
+    def add(self, tokens: Sequence[str]) -> None:
+        missing = [t for t in dict.fromkeys(tokens) if t not in self.ids]
+        if not missing:
+            return
+        prons = pronounce_many(missing)
+        self._grow_words(self.n_words + len(missing))
+        self._grow_sylls(self.n_syll + sum(len(p.syllables) for p in prons))
+        for tok, pron in zip(missing, prons):
+            wid = self.n_words
+            self.ids[tok] = wid
+            self.start[wid] = self.n_syll
+            self.count[wid] = len(pron.syllables)
+            self.lower[wid] = self.lower_ids.setdefault(tok.lower(), len(self.lower_ids))
             for syl in pron.syllables:
+                row = self.n_syll
                 vowel = "AH" if syl.stress == 0 and syl.nucleus in _REDUCED else syl.nucleus
-                vs.append(_VID[vowel])
-                cs.append(_intern(_CODA_ID, syl.coda))
-                ms.append(_intern(_CLASS_ID, tuple(MANNER[c] for c in syl.coda)))
-                ls.append(len(syl.coda))
-                ss.append(syl.stress > 0)
-            _WORD_FEATS[tok] = (vs, cs, ms, ls, ss)
-    return [_WORD_FEATS[t] for t in tokens]
+                self.syl["vowel"][row] = _VID[vowel]
+                self.syl["coda"][row] = _intern(_CODA_ID, syl.coda)
+                self.syl["coda_class"][row] = _intern(_CLASS_ID, tuple(MANNER[c] for c in syl.coda))
+                self.syl["coda_len"][row] = len(syl.coda)
+                self.syl["stressed"][row] = syl.stress > 0
+                self.n_syll += 1
+            self.n_words += 1
+
+
+_TABLE = _WordTable()
 
 
 @dataclass
 class Transcription:
-    """A verse as syllables: per-syllable vowel, coda, coda class, stress, word and line, as arrays."""
+    """A verse as syllables: per-syllable vowel, coda, coda class, stress, word and line, as arrays; plus the
+    verse's words (``tokens``), each word's line and case-folded word id (for the entropy)."""
 
     tokens: list[str]
     token_line: np.ndarray
+    token_lower: np.ndarray
     vowel: np.ndarray
     coda: np.ndarray
     coda_class: np.ndarray
@@ -113,44 +173,34 @@ class Transcription:
 def transcribe(lines: Sequence[str]) -> Transcription:
     """Syllable transcription of a verse (one entry per line; blank lines are skipped)."""
     tokens: list[str] = []
-    token_line: list[int] = []
-    kept = 0
+    per_line: list[int] = []
     for raw in lines:
         ws = words(raw)
-        if not ws:
-            continue
-        tokens.extend(ws)
-        token_line.extend([kept] * len(ws))
-        kept += 1
-    feats = _features(tokens)
-    v: list[int] = []
-    c: list[int] = []
-    m: list[int] = []
-    ln: list[int] = []
-    s: list[bool] = []
-    w: list[int] = []
-    li: list[int] = []
-    for i, (fv, fc, fm, fl, fs) in enumerate(feats):
-        if not fv:
-            continue
-        v.extend(fv)
-        c.extend(fc)
-        m.extend(fm)
-        ln.extend(fl)
-        s.extend(fs)
-        w.extend([i] * len(fv))
-        li.extend([token_line[i]] * len(fv))
+        if ws:
+            tokens.extend(ws)
+            per_line.append(len(ws))
+    n_lines = len(per_line)
+    table = _TABLE
+    ids = table.lookup(tokens)
+    token_line = np.repeat(np.arange(n_lines), per_line)
+    counts = table.count[ids]
+    total = int(counts.sum())
+    ends = np.cumsum(counts)
+    rows = np.repeat(table.start[ids] - (ends - counts), counts) + np.arange(total)
+    word = np.repeat(np.arange(len(tokens)), counts)
+    syl = table.syl
     return Transcription(
         tokens=tokens,
-        token_line=np.asarray(token_line, dtype=np.int32),
-        vowel=np.asarray(v, dtype=np.intp),
-        coda=np.asarray(c, dtype=np.int32),
-        coda_class=np.asarray(m, dtype=np.int32),
-        coda_len=np.asarray(ln, dtype=np.int16),
-        stressed=np.asarray(s, dtype=bool),
-        word=np.asarray(w, dtype=np.int32),
-        line=np.asarray(li, dtype=np.int32),
-        n_lines=kept,
+        token_line=token_line,
+        token_lower=table.lower[ids],
+        vowel=syl["vowel"][rows],
+        coda=syl["coda"][rows],
+        coda_class=syl["coda_class"][rows],
+        coda_len=syl["coda_len"][rows],
+        stressed=syl["stressed"][rows].astype(bool),
+        word=word,
+        line=token_line[word],
+        n_lines=n_lines,
     )
 
 
@@ -249,53 +299,54 @@ def rhyme_density(
             weighting,
             tr,
         )
-    entropy, _ = token_entropy(tr.tokens)
+    counts = np.bincount(tr.token_lower)
+    p = counts[counts > 0] / n_tok
+    entropy = float(-(p * np.log2(p)).sum())
     line = tr.line
     # first syllable of each line, and the earliest partner allowed for each syllable
-    starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
-    line_of_start = line[starts]
+    new_line = np.ones(n, dtype=bool)
+    new_line[1:] = line[1:] != line[:-1]
+    starts = np.flatnonzero(new_line)
     first_syl = np.full(tr.n_lines + 1, n, dtype=np.int64)
-    first_syl[line_of_start] = starts
+    first_syl[line[starts]] = starts
     # for a line with no syllables, the "previous line" window falls back to the line itself
     prev_first = np.minimum.accumulate(first_syl[::-1])[::-1]  # first syllable at or after each line
     lo_line = np.where(line > 0, line - 1, 0)
     lo = np.minimum(prev_first[lo_line], prev_first[line])
     idx = np.arange(n)
-    span = int((idx - lo).max()) if n else 0
-    D = max(1, min(span, max_offset))
+    D = max(1, min(int((idx - lo).max()), max_offset))
 
-    J = idx[:, None]
-    K = J + np.arange(1, D + 1)[None, :]
-    inside = K < n
-    Kc = np.where(inside, K, n - 1)
-    valid = inside & (lo[Kc] <= J) & (tr.word[J] != tr.word[Kc])
-    vs = VOWEL_SIM[tr.vowel[J], tr.vowel[Kc]]
-    same_coda = tr.coda[J] == tr.coda[Kc]
-    same_class = tr.coda_class[J] == tr.coda_class[Kc]
-    one_empty = (tr.coda_len[J] == 0) != (tr.coda_len[Kc] == 0)
+    # candidate pairs on a (D, n) grid: row d-1 holds (j, j + d); only same or near vowels can match
+    K = idx[None, :] + np.arange(1, D + 1)[:, None]
+    Kc = np.minimum(K, n - 1)
+    near = (VOWEL_SIM >= threshold).ravel()
+    cand = near[tr.vowel[None, :] * VOWEL_SIM.shape[0] + tr.vowel[Kc]] & (K < n) & (lo[Kc] <= idx[None, :])
+    dd, jj = np.nonzero(cand)  # sorted by d, then j: consecutive j of one diagonal are neighbours
+    dd = dd + 1
+    kk = jj + dd
+    keep_pair = tr.word[jj] != tr.word[kk]
+    jj, kk, dd = jj[keep_pair], kk[keep_pair], dd[keep_pair]
+    vs = VOWEL_SIM[tr.vowel[jj], tr.vowel[kk]]
+    same_coda = tr.coda[jj] == tr.coda[kk]
+    same_class = tr.coda_class[jj] == tr.coda_class[kk]
+    one_empty = (tr.coda_len[jj] == 0) != (tr.coda_len[kk] == 0)
     cs = np.where(same_coda, 1.0, np.where(same_class, 0.75, np.where(one_empty, 0.4, 0.2)))
-    match = valid & (vs * (0.5 + 0.5 * cs) >= threshold)
-    both_stressed = match & tr.stressed[J] & tr.stressed[Kc]
+    ok = vs * (0.5 + 0.5 * cs) >= threshold
+    jj, kk, dd = jj[ok], kk[ok], dd[ok]
+    stressed_pair = tr.stressed[jj] & tr.stressed[kk]
 
-    # runs go down each column (j, j+1, ...) of the (n, D) grid; a run continues inside both lines only
-    cont = np.zeros_like(match)
-    same_line_j = line[1:] == line[:-1]
-    same_line_k = np.zeros((n, D), dtype=bool)
-    same_line_k[1:] = line[Kc[1:]] == line[Kc[1:] - 1]
-    cont[1:] = match[1:] & match[:-1] & same_line_j[:, None] & same_line_k[1:]
-    start = match & ~cont
-
-    mf = match.T.ravel()
-    sf = start.T.ravel()
-    spf = both_stressed.T.ravel()
-    run_id = np.cumsum(sf) * mf  # 0 outside runs, 1.. inside
-    csp = np.cumsum(spf)
-    base_at_start = (csp - spf)[sf]  # stressed-pair count before each run
-    keep = mf & (csp - np.r_[0, base_at_start][run_id] > 0)
-
-    jf = np.broadcast_to(J, (n, D)).T.ravel()
-    kf = K.T.ravel()
-    jj, kk = jf[keep], kf[keep]
+    # runs: a match continues the previous one on its diagonal when both sides stay inside their lines
+    cont = np.zeros(jj.shape[0], dtype=bool)
+    if jj.shape[0] > 1:
+        cont[1:] = (
+            (dd[1:] == dd[:-1]) & (jj[1:] == jj[:-1] + 1) & (line[jj[1:]] == line[jj[:-1]])
+            & (line[kk[1:]] == line[kk[:-1]])
+        )  # fmt: skip
+    run_id = np.cumsum(~cont)  # 1.. per run
+    csp = np.cumsum(stressed_pair)
+    base = np.concatenate(([0], (csp - stressed_pair)[~cont]))  # stressed pairs before each run starts
+    keep = csp - base[run_id] > 0
+    jj, kk, dd = jj[keep], kk[keep], dd[keep]
     rhymed = np.zeros(n, dtype=bool)
     rhymed[jj] = True
     rhymed[kk] = True
@@ -304,14 +355,11 @@ def rhyme_density(
     n_rhymes = int(lengths.size)
 
     # end rhymes: last syllable of line i against last syllable of the line before
-    ends = np.r_[starts[1:] - 1, n - 1]
-    end_lines = line[ends]
-    keep_grid = keep.reshape(D, n).T
-    n_end = 0
-    for a, b, la, lb in zip(ends[:-1], ends[1:], end_lines[:-1], end_lines[1:]):
-        d = b - a
-        if lb == la + 1 and 1 <= d <= D and keep_grid[a, d - 1]:
-            n_end += 1
+    # (each (j, k) pair appears once among the kept pairs)
+    is_end = np.zeros(n, dtype=bool)
+    is_end[starts[1:] - 1] = True
+    is_end[n - 1] = True
+    n_end = int((is_end[jj] & is_end[kk] & (line[kk] == line[jj] + 1)).sum())
 
     density = float(rhymed.sum()) / n
     weight = entropy_weight(entropy, n_tok, weighting)
