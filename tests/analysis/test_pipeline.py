@@ -155,3 +155,38 @@ def test_cli_analyze_bad_input(tmp_path):
     res = runner.invoke(main, ["analyze", str(out), "--window", "-1"])
     assert res.exit_code == 2 and "--window" in res.output
     assert not (out / "analysis").exists()
+
+
+def test_artist_density_uses_the_results_signature():
+    from creval.analysis.pipeline import _density_fn_for
+    from creval.metrics.base import Signature
+    from creval.rhyme.density import rhyme_density
+
+    text = "the cat sat on the mat\nthe rat sat on the hat"
+    paper = _density_fn_for({})(text)
+    assert paper == pytest.approx(rhyme_density(text).rhyme_density_weighted)
+    sig = Signature("rhyme_density_weighted", {"weighting": "normalised", "threshold": 0.75, "max_offset": 64})
+    expected = rhyme_density(text, weighting="normalised").rhyme_density_weighted
+    assert expected != pytest.approx(paper)
+    assert _density_fn_for({"rhyme_density_weighted": sig})(text) == pytest.approx(expected)
+    assert _density_fn_for({"rhyme_density_weighted": sig.as_dict()})(text) == pytest.approx(expected)
+    assert _density_fn_for({"rhyme_density_weighted": str(sig)})(text) == pytest.approx(expected)
+
+
+def test_integration_with_the_registered_measures():
+    """Baselines → creval.evaluate (rhyme_density, uniqueness, length) → analysis, on a tiny corpus."""
+    from creval.analysis.ghostwriter import STATUS_TEXT
+    from creval.analysis.ngram import generate_baselines
+    from creval.api import evaluate_full
+    from creval.demo import load_demo_corpus
+
+    demo = load_demo_corpus()
+    small = Corpus([v for a in demo.artists[:2] for v in demo.for_artist(a).verses[:15]], name="small")
+    outputs = generate_baselines(small, orders=range(1, 5), per_order=2, seed=0)
+    ev = evaluate_full(small, outputs, ["rhyme_density", "uniqueness", "length"])
+    res = run_analysis(ev.results, corpus=small, corpus_stats=ev.corpus_stats, signatures=ev.signatures, draws=5)
+    assert res.notes == []
+    assert len(res.fits) == 2 and set(res.fits["status"]) <= set(STATUS_TEXT)
+    assert res.fits["density_slope"].notna().all() and res.fits["similarity_slope"].notna().all()
+    assert all(np.isfinite(v) for v in res.artist_density.values())
+    assert len(res.structure) == 2

@@ -55,24 +55,32 @@ class AnalysisResult:
 
 
 def _density_fn_for(signatures: Mapping[str, Any] | None) -> Callable[[str], float] | None:
-    """The rhyme-density function with the same ``weighting`` the results were computed with."""
+    """The rhyme-density function with the parameters (``weighting``, ``threshold``, ``max_offset``) the
+    results were computed with, read from their signature (a Signature, its ``as_dict()``, or its string)."""
     from creval.analysis.ghostwriter import DENSITY, _density_value
 
     try:
         from creval.rhyme.density import rhyme_density
     except ImportError:
         return None
-    weighting = "paper"
     sig = (signatures or {}).get(DENSITY)
+    params: Mapping[str, Any] = {}
     if sig is not None:
-        params = getattr(sig, "params", None)
-        if params is None and isinstance(sig, Mapping):
-            params = sig.get("params")
-        if isinstance(params, Mapping) and params.get("weighting"):
-            weighting = str(params["weighting"])
-        elif isinstance(sig, str) and "weighting:normalised" in sig:
-            weighting = "normalised"
-    return lambda text: _density_value(rhyme_density(text, weighting=weighting))
+        params = getattr(sig, "params", None) or {}
+        if not params and isinstance(sig, Mapping):
+            params = sig.get("params") or {}
+        if not params and isinstance(sig, str):
+            params = dict(part.split(":", 1) for part in sig.split("|")[1:] if ":" in part)
+    kwargs: dict[str, Any] = {}
+    if params.get("weighting") in ("paper", "normalised"):
+        kwargs["weighting"] = str(params["weighting"])
+    for key, cast in (("threshold", float), ("max_offset", int)):
+        if key in params:
+            try:
+                kwargs[key] = cast(params[key])
+            except (TypeError, ValueError):
+                pass
+    return lambda text: _density_value(rhyme_density(text, **kwargs))
 
 
 def run_analysis(results: pd.DataFrame, *, corpus: Corpus | None = None, corpus_stats: pd.DataFrame | None = None,
