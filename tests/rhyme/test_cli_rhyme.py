@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from click.testing import CliRunner
 
@@ -51,3 +52,11 @@ def test_analyze_generations(tmp_path):
 def test_analyze_missing_file():
     res = CliRunner().invoke(main, ["rhyme", "analyze", "/nonexistent/file.txt"])
     assert res.exit_code == 2 and "file not found" in res.output
+
+
+def test_analyze_shows_scheme(tmp_path):
+    f = tmp_path / "verses.txt"
+    f.write_text("I walk the dog\ndown by the bog\nthe sun is bright\nand so is the light\n", "utf-8")
+    res = CliRunner().invoke(main, ["rhyme", "analyze", str(f)])
+    assert res.exit_code == 0, res.output
+    assert re.search(r"scheme [A-Z]", res.output)

@@ -93,17 +93,19 @@ def _read_verses(path: Path) -> list[tuple[str, list[str]]]:
     return verses
 
 
-def detect_scheme(lines: list[str]) -> str | None:
-    """The rhyme scheme of a verse from :mod:`creval.rhyme.scheme` (written separately), as a string such as
-    ``"ABAB CDCD"``; None when that module is not available."""
+def _scheme_detector(verses: list[list[str]]) -> Any:
+    """A function lines -> scheme string from :mod:`creval.rhyme.scheme` (the rhyme-scheme HMM), trained once on
+    all the verses of the file; None when that module is not available."""
     try:
         from creval.rhyme import scheme as sch
     except ImportError:
         return None
-    fn: Any = getattr(sch, "verse_scheme", None)
-    if fn is None:
+    verse_scheme = getattr(sch, "verse_scheme", None)
+    fit = getattr(sch, "fit_corpus_detector", None)
+    if verse_scheme is None:
         return None
-    return str(fn(lines))
+    model = fit([v for v in verses if v]) if fit is not None and sum(1 for v in verses if v) > 1 else None
+    return lambda lines: str(verse_scheme(lines, model)) if lines else ""
 
 
 @rhyme.command("analyze")
@@ -151,12 +153,11 @@ def analyze_cmd(
     summary = Table(header_style="bold", title=f"{file.name}: {len(verses)} verse(s)")
     for col in ("verse", "lines", "density", "weighted", "end/line", "multi", "factor", "scheme"):
         summary.add_column(col, justify="left" if col in ("verse", "scheme") else "right")
-    schemes_missing = False
+    detector = _scheme_detector([lines for _, lines in verses]) if scheme else None
     for label, lines in verses:
         d = rhyme_density(lines, threshold=threshold, weighting=weighting)
         f = rhyme_factor(lines, mode=factor_mode)
-        sch = detect_scheme(lines) if scheme else None
-        schemes_missing |= scheme and sch is None
+        sch = detector(lines) if detector is not None else None
         body = Text()
         for words in highlight_tokens(d):
             for i, (word, group) in enumerate(words):
@@ -185,5 +186,5 @@ def analyze_cmd(
         )  # fmt: skip
     console.print()
     console.print(summary)
-    if schemes_missing:
+    if scheme and detector is None:
         console.print("[yellow]rhyme scheme: creval.rhyme.scheme is not available in this build[/yellow]")
