@@ -7,8 +7,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from creval.analysis.ghostwriter import (
+    STATUS_TEXT,
     checkpoint_series,
     fit_line,
     fit_unique_similar,
@@ -173,3 +176,32 @@ def test_similarity_outside_unit_interval_is_noted():
     fit = fit_unique_similar([1, 2, 3], [0.1, 0.2, 0.3], [0.6, 0.8, 1.0], 0.5)
     assert fit.crossing == pytest.approx(5.0) and fit.similarity == pytest.approx(1.4)
     assert fit.status == "beyond-data" and "outside [0, 1]" in fit.message
+
+
+finite = st.floats(-1e3, 1e3, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 20), st.one_of(finite, st.just(float("nan"))),
+                          st.one_of(finite, st.just(float("nan")))), max_size=12),
+       st.one_of(finite, st.just(float("nan"))))
+def test_never_a_silent_nan(points, artist_density):
+    x = [p[0] for p in points]
+    d = [p[1] for p in points]
+    s = [p[2] for p in points]
+    fit = fit_unique_similar(x, d, s, artist_density)
+    assert fit.status in STATUS_TEXT and fit.message
+    if fit.status in ("ok", "negative", "before-data", "beyond-data"):
+        assert math.isfinite(fit.crossing) and math.isfinite(fit.similarity)
+        if fit.status == "ok":
+            assert fit.first_checkpoint - 1e-9 <= fit.crossing <= fit.last_checkpoint + 1e-9
+    else:
+        assert math.isnan(fit.similarity)
+
+
+def test_series_counts_ignore_undefined_values():
+    res = _results([("A", "s", 1, float("nan"), 0.5), ("A", "s", 1, 0.3, float("nan")), ("A", "s", 2, 0.4, 0.8)])
+    series = checkpoint_series(res)
+    assert series["n_density"].tolist() == [1, 1] and series["n_similarity"].tolist() == [1, 1]
+    assert series["density"].tolist() == pytest.approx([0.3, 0.4])
+    assert series["similarity"].tolist() == pytest.approx([0.5, 0.8])
