@@ -205,3 +205,10 @@ def test_series_counts_ignore_undefined_values():
     assert series["n_density"].tolist() == [1, 1] and series["n_similarity"].tolist() == [1, 1]
     assert series["density"].tolist() == pytest.approx([0.3, 0.4])
     assert series["similarity"].tolist() == pytest.approx([0.5, 0.8])
+
+
+def test_table_notes_similarity_outside_unit_interval_inside_the_data():
+    rows = [("A", "s", n, 0.1 * n, 0.3 * n) for n in range(1, 6)]
+    fits = unique_yet_similar(_results(rows), {"A": 0.4})
+    assert fits.iloc[0]["status"] == "ok" and fits.iloc[0]["similarity"] == pytest.approx(1.2)
+    assert "outside [0, 1]" in ghostwriter_table(fits).iloc[0]["s note"]

@@ -282,7 +282,8 @@ def ghostwriter_table(fits: pd.DataFrame) -> pd.DataFrame:
                 continue
             row[f"{fit.system} similarity"] = fit.similarity
             row[f"{fit.system} checkpoint"] = fit.crossing
-            row[f"{fit.system} note"] = "" if fit.status == "ok" else f"{fit.status}: {fit.message}"
+            clean = fit.status == "ok" and "outside [0, 1]" not in fit.message
+            row[f"{fit.system} note"] = "" if clean else f"{fit.status}: {fit.message}"
             if math.isfinite(fit.similarity) and fit.similarity < best_sim:
                 best, best_sim = fit.system, fit.similarity
         row["best"] = best or "— (no system has a defined similarity)"
