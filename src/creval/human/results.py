@@ -60,9 +60,8 @@ def _credit(value: Any, scale: Mapping[Any, float], row: int, col: str) -> float
     try:
         return float(scale[key])
     except (KeyError, TypeError):
-        raise InputError(
-            f"judgements row {row + 1}: {col} {value!r} is not on the scale ({', '.join(map(repr, scale))})"
-        ) from None
+        known = ", ".join(repr(k) for k in scale if not (isinstance(k, str) and k.isdigit()))
+        raise InputError(f"judgements row {row + 1}: {col} {value!r} is not on the scale ({known})") from None
 
 
 def _norm_line(text: str) -> str:
@@ -108,10 +107,14 @@ def fluency_coherence_scores(
     import pandas as pd
 
     frame = as_frame(judgements, [item, criterion, value], what="judgements")
-    frame = frame[frame[criterion].isin(["fluency", "coherence"]) & frame[value].notna()]
+    keep = (frame[criterion].isin(["fluency", "coherence"]) & frame[value].notna()).to_numpy()
+    rows = np.flatnonzero(keep)  # positions in the caller's table, for error messages
+    frame = frame[keep]
     if system not in frame.columns:
         frame = frame.assign(**{system: None})
-    credit = np.array([_credit(v, scale, i, value) for i, v in enumerate(frame[value].tolist())], dtype=float)
+    credit = np.array(
+        [_credit(v, scale, int(r), value) for r, v in zip(rows, frame[value].tolist())], dtype=float
+    )
     forced = np.zeros(len(frame), dtype=bool)
     if texts is not None:
         repeated: dict[Any, set[int]] = {}
@@ -264,19 +267,21 @@ def artist_confusion(
     if criterion is not None and criterion in frame.columns:
         frame = frame[frame[criterion] == "choice"]
     frame = frame[frame[choice].notna()]
-    names = (
-        list(artists)
-        if artists is not None
-        else sorted(set(map(str, frame[target])) | set(map(str, frame[choice])))
-    )
+    opts = frame[options].tolist() if options else None
+    if artists is not None:
+        names = [str(a) for a in artists]
+    else:
+        seen = set(map(str, frame[target])) | set(map(str, frame[choice]))
+        for o in opts or ():
+            seen.update(map(str, o))
+        names = sorted(seen)
     idx = {a: i for i, a in enumerate(names)}
     m = len(names)
     c = np.zeros((m, m))
     p = np.zeros((m, m))
-    opts = frame[options].tolist() if options else None
     for r, (t, ch) in enumerate(zip(frame[target].astype(str), frame[choice].astype(str))):
         if t not in idx or ch not in idx:
-            raise InputError(f"responses row {r + 1}: artist {t if t not in idx else ch!r} is not in artists")
+            raise InputError(f"responses row {r + 1}: artist {(t if t not in idx else ch)!r} is not in artists")
         c[idx[t], idx[ch]] += 1
         if opts is None:
             p[idx[t], :] += 1
