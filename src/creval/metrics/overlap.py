@@ -29,6 +29,7 @@ import numpy as np
 
 from creval.errors import InputError
 from creval.metrics._ngrams import count_keys, encode, factorize, grouped_ngrams, ngram_table
+from creval.metrics.base import Measure, MeasureResult, Signature, register_measure
 from creval.text.tokenize import get_tokenizer, has_unspaced_script
 
 Tokens = Sequence[str]
@@ -1018,3 +1019,176 @@ def self_bleu(
 def tokenize_all(texts: Sequence[str], tokenizer: str = "auto", lower: bool = True) -> list[list[str]]:
     tok = get_tokenizer(tokenizer, lower)
     return [tok(t) for t in texts]
+
+
+# --------------------------------------------------------------------------------------------------------------
+# registered measures (creval evaluate --measures bleu,rouge,self_bleu)
+# --------------------------------------------------------------------------------------------------------------
+
+def _with_references(outputs, name: str) -> tuple[list[int], list[str]]:
+    """Indices of outputs that have references; an InputError when none has any."""
+    idx = [i for i, o in enumerate(outputs) if o.references]
+    if not idx:
+        raise InputError(
+            f"measure {name!r} needs references: give each generation a 'references' list in the generations file"
+        )
+    notes = [f"{outputs[i].id!r} has no references: {name} undefined"
+             for i in range(len(outputs)) if not outputs[i].references]
+    return idx, notes
+
+
+def _set_row(system: str, measure: str, value: float) -> dict[str, Any]:
+    return {"system": system, "output_id": None, "input_id": None, "sample": None, "checkpoint": None,
+            "artist": None, "measure": measure, "value": float(value)}
+
+
+@register_measure
+class BleuMeasure(Measure):
+    """Sentence BLEU of each output against its references, and corpus BLEU per system (a set-level row)."""
+
+    name = "bleu"
+    description = ("BLEU against each output's references: nltk-identical (default: BLEU-4, smoothing method 4) "
+                   "or sacrebleu-identical (mode=sacrebleu, 0-100); bleu per output, bleu_corpus per system")
+    default = False
+
+    def __init__(self, mode: str = "nltk", tokenizer: str = "auto", lower: bool = True,
+                 weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25), smoothing: int = 4,
+                 tokenize: str = "13a", lowercase: bool = False, smooth_method: str = "exp") -> None:
+        """``mode="nltk"``: creval tokenizer ``tokenizer``/``lower``, ``weights``, ``smoothing`` (0-7).
+        ``mode="sacrebleu"``: sacrebleu's ``tokenize`` (13a, none, char), ``lowercase``, ``smooth_method``."""
+        if mode not in ("nltk", "sacrebleu"):
+            raise InputError(f"bleu mode must be 'nltk' or 'sacrebleu', not {mode!r}")
+        if mode == "nltk":
+            Smoothing(int(smoothing))
+            get_tokenizer(tokenizer, lower)
+            super().__init__(mode=mode, weights=tuple(_check_weights(weights)), smoothing=int(smoothing),
+                             lower=bool(lower))
+            self.tokenizer = tokenizer
+        else:
+            _sacre_tokenizer(tokenize)
+            if smooth_method not in SACREBLEU_SMOOTH:
+                raise InputError(f"smooth_method must be one of {', '.join(SACREBLEU_SMOOTH)}")
+            super().__init__(mode=mode, lowercase=bool(lowercase), smooth_method=smooth_method)
+            self.tokenizer = tokenize
+
+    def score(self, outputs):
+        idx, notes = _with_references(outputs, "bleu")
+        values = np.full(len(outputs), np.nan)
+        rows = []
+        p = self.params
+        if p["mode"] == "nltk":
+            tok = get_tokenizer(self.tokenizer, p["lower"])
+            hyps = [tok(outputs[i].text) for i in idx]
+            refs = [[tok(r) for r in outputs[i].references] for i in idx]
+            values[idx] = bleu_sentences(hyps, refs, p["weights"], p["smoothing"])
+            groups: dict[str, list[int]] = {}
+            for k, i in enumerate(idx):
+                groups.setdefault(outputs[i].system, []).append(k)
+            for system, ks in groups.items():
+                rows.append(_set_row(system, "bleu_corpus", corpus_bleu([refs[k] for k in ks], [hyps[k] for k in ks],
+                                                                       p["weights"], p["smoothing"])))
+            sig = Signature("bleu", params={k: v for k, v in p.items()}, tokenizer=self.tokenizer)
+            csig = Signature("bleu_corpus", params={k: v for k, v in p.items()}, tokenizer=self.tokenizer)
+        else:
+            hyps_s = [outputs[i].text for i in idx]
+            refs_s = [list(outputs[i].references) for i in idx]
+            values[idx] = sacrebleu_sentences(hyps_s, refs_s, self.tokenizer, p["lowercase"], p["smooth_method"])
+            groups = {}
+            for k, i in enumerate(idx):
+                groups.setdefault(outputs[i].system, []).append(k)
+            sacre_sig = ""
+            for system, ks in groups.items():
+                res = sacrebleu_corpus([hyps_s[k] for k in ks], [refs_s[k] for k in ks], self.tokenizer,
+                                       p["lowercase"], p["smooth_method"])
+                sacre_sig = res.signature
+                rows.append(_set_row(system, "bleu_corpus", res.score))
+            sig = Signature("bleu", params={**p, "eff": True, "scale": 100}, tokenizer=self.tokenizer)
+            csig = Signature("bleu_corpus", params={**p, "sacrebleu": sacre_sig, "scale": 100},
+                             tokenizer=self.tokenizer)
+        for i in idx:
+            if np.isnan(values[i]):
+                notes.append(f"{outputs[i].id!r}: BLEU undefined (empty output or only empty references)")
+        return MeasureResult(values={"bleu": values}, rows=rows,
+                             signatures={"bleu": sig, "bleu_corpus": csig}, notes=notes)
+
+
+@register_measure
+class RougeMeasure(Measure):
+    """ROUGE-1/2/L F of each output, summarised over its references."""
+
+    name = "rouge"
+    description = ("ROUGE-1/2/L F against each output's references (mode rouge-score or rouge; summary "
+                   "max/mean/min over references): rouge1, rouge2, rougeL")
+    default = False
+
+    def __init__(self, mode: str = "rouge-score", tokenizer: str | None = "auto", summary: str = "max",
+                 stat: str = "f") -> None:
+        if mode not in ROUGE_MODES:
+            raise InputError(f"rouge mode must be one of {', '.join(ROUGE_MODES)}, not {mode!r}")
+        if summary not in SUMMARIES:
+            raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {summary!r}")
+        if stat not in ("p", "r", "f"):
+            raise InputError(f"stat must be p, r or f, not {stat!r}")
+        if tokenizer is not None:
+            get_tokenizer(tokenizer)
+        super().__init__(mode=mode, summary=summary, stat=stat)
+        self.tokenizer = tokenizer
+
+    def score(self, outputs):
+        idx, notes = _with_references(outputs, "rouge")
+        res = rouge([outputs[i].text for i in idx], [list(outputs[i].references) for i in idx],
+                    mode=self.params["mode"], tokenizer=self.tokenizer)
+        values = {}
+        sigs = {}
+        tok = self.tokenizer or ("rouge-score-ascii" if self.params["mode"] == "rouge-score" else "rouge-split")
+        for t in ROUGE_TYPES:
+            v = np.full(len(outputs), np.nan)
+            v[idx] = res.summary(t, self.params["stat"], self.params["summary"])
+            values[t] = v
+            sigs[t] = Signature(t, params=dict(self.params), tokenizer=tok)
+        for i in idx:
+            if np.isnan(values["rouge1"][i]):
+                notes.append(f"{outputs[i].id!r}: ROUGE undefined (empty output or empty references)")
+        return MeasureResult(values=values, signatures=sigs, notes=notes)
+
+
+@register_measure
+class SelfBleuMeasure(Measure):
+    """Self-BLEU of each output against the other outputs of its system (and input, when ``by='input'``)."""
+
+    name = "self_bleu"
+    description = ("self-BLEU (Zhu et al. 2018): BLEU-4 (smoothing 1) of each output against the other outputs "
+                   "of the same system (by=system) or of the same system and input (by=input); higher = less "
+                   "diverse")
+    default = False
+
+    def __init__(self, by: str = "system", tokenizer: str = "auto", lower: bool = True,
+                 weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25), smoothing: int = 1) -> None:
+        if by not in ("system", "input"):
+            raise InputError(f"self_bleu 'by' must be 'system' or 'input', not {by!r}")
+        Smoothing(int(smoothing))
+        get_tokenizer(tokenizer, lower)
+        super().__init__(by=by, lower=lower, weights=tuple(_check_weights(weights)), smoothing=int(smoothing))
+        self.tokenizer = tokenizer
+
+    def score(self, outputs):
+        tok = get_tokenizer(self.tokenizer, self.params["lower"])
+        toks = [tok(o.text) for o in outputs]
+        groups: dict[tuple, list[int]] = {}
+        for i, o in enumerate(outputs):
+            key = (o.system,) if self.params["by"] == "system" else (o.system, o.input_id)
+            groups.setdefault(key, []).append(i)
+        values = np.full(len(outputs), np.nan)
+        rows = []
+        notes = []
+        for key, members in groups.items():
+            vals = self_bleu([toks[i] for i in members], self.params["weights"], self.params["smoothing"])
+            values[members] = vals
+            if len(members) < 2:
+                notes.append(f"self-BLEU undefined for group {key}: a single output")
+            elif self.params["by"] == "system":
+                rows.append(_set_row(key[0], "self_bleu_mean", float(np.nanmean(vals))
+                                     if not np.isnan(vals).all() else np.nan))
+        sigs = {"self_bleu": Signature("self_bleu", params=dict(self.params), tokenizer=self.tokenizer),
+                "self_bleu_mean": Signature("self_bleu_mean", params=dict(self.params), tokenizer=self.tokenizer)}
+        return MeasureResult(values={"self_bleu": values}, rows=rows, signatures=sigs, notes=notes)
