@@ -44,6 +44,20 @@ def study() -> None:
     """
 
 
+@study.command("example")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=Path("example-study"),
+              show_default=True, help="Folder for study.yaml and items.jsonl.")
+@click.option("--type", "study_type", default="challenge_response", show_default=True,
+              type=click.Choice(["fluency_coherence", "style_matching", "challenge_response", "side_by_side",
+                                 "post_editing"]))
+def example_cmd(out_dir: Path, study_type: str) -> None:
+    """Write a small example study (study.yaml + items.jsonl) to try the web app with."""
+    from creval.human.example import write_example
+
+    path = write_example(out_dir, study_type)
+    click.echo(f"wrote {path} and {path.parent / 'items.jsonl'}; next: creval study create {path}")
+
+
 @study.command("create")
 @click.argument("study_file", type=click.Path(path_type=Path))
 @_db_option

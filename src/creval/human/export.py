@@ -147,7 +147,7 @@ def write_exports(store, study: str, out_dir: str | Path) -> list[Path]:
     written = []
     for name, content in files.items():
         path = out_dir / f"{st['name']}_{name}"
-        with atomic_write(path) as tmp:
-            Path(tmp).write_text(content, encoding="utf-8")
+        with atomic_write(path) as fh:
+            fh.write(content)
         written.append(path)
     return written
