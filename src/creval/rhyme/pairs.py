@@ -31,7 +31,8 @@ a subtractive rhyme of ``dude``).
 
 Decisions: stress digits are ignored inside the rhyme part (its first vowel is stressed by construction);
 ``AO`` and ``AA`` count as one vowel (the cot–caught merger of General American; CMUdict itself writes
-``dog`` with AO and ``frog`` with AA); every pronunciation variant CMUdict lists is tried and a type holds
+``dog`` with AO and ``frog`` with AA); ``ER`` right after AY/AW/OY counts as ``R`` (CMUdict has both
+``F AY1 ER0`` for *fire* and ``AE0 D M AY1 R`` for *admire*); every pronunciation variant CMUdict lists is tried and a type holds
 when it holds for any pair of variants; identical words are perfect rhymes of each other.
 """
 
@@ -56,6 +57,8 @@ RHYME_TYPES: tuple[str, ...] = (
 
 #: Vowels merged before comparison.
 VOWEL_MERGE: dict[str, str] = {"AO": "AA"}
+#: Diphthongs after which CMUdict writes an r-coloured ending either as ``ER0`` or as ``R``.
+_GLIDING = frozenset({"AY", "AW", "OY"})
 
 Part = tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]
 """A rhyme part as (vowels, consonant cluster after each vowel)."""
@@ -72,9 +75,11 @@ def rhyme_part(phones: Sequence[str], syllables: int | None = None) -> tuple[str
     else:
         stressed = [i for i in vowel_pos if phones[i][-1] in "12"]
         start = stressed[-1] if stressed else vowel_pos[-1]
-    out = []
+    out: list[str] = []
     for p in phones[start:]:
         b = base(p)
+        if b == "ER" and out and out[-1] in _GLIDING:
+            b = "R"  # fire F AY1 ER0 ~ admire ... AY1 R: CMUdict writes both
         out.append(VOWEL_MERGE.get(b, b))
     return tuple(out)
 
