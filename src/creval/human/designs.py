@@ -537,6 +537,8 @@ def judgements(study_type: str, display: dict, hidden: dict, answer: dict, her_s
         kind = display.get("kind", "text")
         original = display["original"]
         edited = answer["edited"]
+        if kind == "music" and kind not in EDIT_TOKENIZERS:
+            import creval.music.notation  # noqa: F401  (registers the "music" tokenizer)
         if kind == "text" or kind not in EDIT_TOKENIZERS:
             h = her(original, edited, tokenizer=s.get("tokenizer", "word"), normalise=s.get("normalise", "wer"))
         else:

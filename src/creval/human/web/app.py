@@ -66,12 +66,20 @@ SECURITY_HEADERS = {
 }
 
 
+def _music_preview(notation: str) -> str:
+    """Piano-roll SVG of a music notation string (see :mod:`creval.music.notation`); escaped, no scripts."""
+    from creval.music.notation import preview_svg
+
+    return preview_svg(notation or "")
+
+
 def create_app(db_url: str | None = None, store: Store | None = None, secure_cookies: bool = False) -> FastAPI:
     """Build the app for a database URL (or an open :class:`Store`)."""
     store = store or Store(db_url or "sqlite:///creval-studies.db")
     secret = store.secret()
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["scales"] = SCALES
+    templates.env.globals["music_preview"] = _music_preview  # post-editing of music: piano-roll SVG
     app = FastAPI(title="creval studies", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.store = store
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
