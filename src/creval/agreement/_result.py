@@ -89,6 +89,8 @@ def encode_labels(values: Any, categories: Sequence[Any] | None = None) -> tuple
     matters for weighted kappa and ordinal alpha only.
     """
     arr = np.asarray(values, dtype=object if _needs_object(values) else None)
+    if arr.dtype.kind not in "fiub":
+        return _encode_objects(arr, categories)
     missing = _is_missing_array(arr)
     codes = np.full(arr.shape, -1, dtype=np.int64)
     present = arr[~missing]
@@ -114,18 +116,59 @@ def encode_labels(values: Any, categories: Sequence[Any] | None = None) -> tuple
             codes[~missing] = np.asarray(mapped, dtype=np.int64)
         return codes, cats
     if present.dtype.kind in "fiub":
-        uniq, inv = np.unique(present, return_inverse=True)
+        fast = _small_int_codes(present)
+        if fast is not None:
+            inv, uniq = fast
+        else:
+            uniq, inv = np.unique(present, return_inverse=True)
         codes[~missing] = inv.reshape(-1)
         return codes, tuple(uniq.tolist())
+    uniq, inv = np.unique(present, return_inverse=True)
+    codes[~missing] = inv.reshape(-1)
+    return codes, tuple(uniq.tolist())
+
+
+def _encode_objects(arr: np.ndarray, categories: Sequence[Any] | None) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """Object labels: one hash pass (pandas.factorize), which also marks None/NaN/pd.NA as missing (-1)."""
     import pandas as pd
 
-    flat = pd.Series(present.reshape(-1), dtype=object)
+    flat = arr.astype(object).reshape(-1)
     try:
         inv, uniq = pd.factorize(flat, sort=True)
-    except TypeError:
+    except TypeError:  # labels of mixed types: first-appearance order
         inv, uniq = pd.factorize(flat, sort=False)
-    codes[~missing] = inv
-    return codes, tuple(uniq.tolist())
+    found = list(uniq.tolist()) if hasattr(uniq, "tolist") else list(uniq)
+    if categories is None:
+        return inv.reshape(arr.shape).astype(np.int64), tuple(found)
+    cats = tuple(categories)
+    if len(set(cats)) != len(cats):
+        raise InputError("categories contain a duplicate label")
+    index = {c: i for i, c in enumerate(cats)}
+    lookup = np.empty(len(found) + 1, dtype=np.int64)
+    for j, label in enumerate(found):
+        if label not in index:
+            raise InputError(f"label {label!r} is not one of the categories {list(cats)}")
+        lookup[j] = index[label]
+    lookup[-1] = -1  # inv == -1 (missing) picks this
+    return lookup[inv].reshape(arr.shape), cats
+
+
+def _small_int_codes(present: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of whole-number labels in a small range with one bincount (O(n), no sort); None otherwise."""
+    if present.size == 0:
+        return None
+    if present.dtype.kind == "b":
+        present = present.astype(np.int64)
+    lo, hi = present.min(), present.max()
+    if hi - lo > 65536:
+        return None
+    if present.dtype.kind == "f" and not np.array_equal(present, np.floor(present)):
+        return None
+    offset = (present - lo).astype(np.int64)
+    used = np.bincount(offset.reshape(-1), minlength=int(hi - lo) + 1) > 0
+    remap = np.cumsum(used) - 1
+    values = (np.flatnonzero(used) + lo).astype(present.dtype)
+    return remap[offset], values
 
 
 def _needs_object(values: Any) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from statistics import NormalDist
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,7 @@ def fleiss_table(
     mapped to their group first; a label the mapping lacks is an :class:`InputError`.
     """
     mapping = _collapse_map(collapse)
-    arr = np.asarray(data.to_numpy() if hasattr(data, "to_numpy") else data, dtype=object)
+    arr = _labels_1d(data)  # numeric stays numeric (fast path); anything else becomes object
     if arr.ndim != 2:
         raise InputError(f"ratings must be a 2-D items x raters table, got {arr.ndim} dimension(s)")
     if mapping is not None:
@@ -124,14 +125,39 @@ def fleiss_kappa(
     return _fleiss_from_counts(table, cats)
 
 
+def _labels_1d(values: Any) -> np.ndarray:
+    arr = values.to_numpy() if hasattr(values, "to_numpy") else values
+    try:
+        out = np.asarray(arr)
+    except ValueError:
+        out = np.asarray(arr, dtype=object)
+    if out.dtype.kind not in "fiub":
+        out = np.asarray(arr, dtype=object)
+    return out
+
+
 def _count_table(data: Any, categories: Sequence[Any] | None) -> tuple[np.ndarray, tuple[Any, ...]]:
     cats: tuple[Any, ...] | None = None
     if hasattr(data, "columns") and hasattr(data, "to_numpy"):
         cats = tuple(data.columns)
         data = data.to_numpy()
-    table = np.asarray(data, dtype=float)
+    table = np.asarray(data)
     if table.ndim != 2:
         raise InputError(f"a count table must be 2-D (items x categories), got {table.ndim} dimension(s)")
+    if table.dtype.kind in "iu":
+        if table.dtype.kind == "u" or table.min(initial=0) >= 0:
+            cats = cats if categories is None else None
+            if categories is not None:
+                cats = tuple(categories)
+                if len(cats) != table.shape[1]:
+                    raise InputError(
+                        f"{len(cats)} categories given for a table with {table.shape[1]} columns"
+                    )
+            return table, cats if cats is not None else tuple(range(table.shape[1]))
+    try:
+        table = table.astype(float)
+    except (TypeError, ValueError):
+        raise InputError("a count table must hold numbers") from None
     if np.isnan(table).any() or (table < 0).any() or (table != np.round(table)).any():
         bad = np.argwhere(np.isnan(table) | (table < 0) | (table != np.round(table)))[0]
         raise InputError(
@@ -150,9 +176,9 @@ def _count_table(data: Any, categories: Sequence[Any] | None) -> tuple[np.ndarra
 def _fleiss_from_counts(table: np.ndarray, cats: Sequence[Any]) -> StatResult:
     n_i = table.sum(axis=1)
     keep = n_i >= 2
-    dropped = int((~keep).sum())
-    t = table[keep].astype(float)
-    n_i = n_i[keep].astype(float)
+    dropped = int(keep.size - np.count_nonzero(keep))
+    t = table[keep] if dropped else table
+    n_i = (n_i[keep] if dropped else n_i).astype(float)
     n_items = int(t.shape[0])
     if n_items == 0:
         reason = (
@@ -161,7 +187,7 @@ def _fleiss_from_counts(table: np.ndarray, cats: Sequence[Any]) -> StatResult:
             else "no item has two or more ratings"
         )
         return StatResult.undefined("fleiss_kappa", reason, 0, dropped_items=dropped)
-    p_i = ((t * t).sum(axis=1) - n_i) / (n_i * (n_i - 1.0))
+    p_i = (np.einsum("ij,ij->i", t, t) - n_i) / (n_i * (n_i - 1.0))
     p_bar = float(p_i.mean())
     p_j = t.sum(axis=0) / n_i.sum()
     p_e = float((p_j * p_j).sum())
@@ -271,11 +297,15 @@ def cohen_kappa(
     """
     if weights not in (None, "linear", "quadratic"):
         raise InputError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
-    a_arr = np.asarray(a, dtype=object)
-    b_arr = np.asarray(b, dtype=object)
+    a_arr = _labels_1d(a)
+    b_arr = _labels_1d(b)
     if a_arr.shape != b_arr.shape or a_arr.ndim != 1:
         raise InputError(f"the two raters' label lists differ in length ({a_arr.shape} vs {b_arr.shape})")
-    codes, cats = encode_labels(np.stack([a_arr, b_arr]), categories)
+    if a_arr.dtype.kind in "fiub" and b_arr.dtype.kind in "fiub":
+        both = np.stack([a_arr, b_arr])
+    else:
+        both = np.stack([a_arr.astype(object), b_arr.astype(object)])
+    codes, cats = encode_labels(both, categories)
     ok = (codes >= 0).all(axis=0)
     ca, cb = codes[0, ok], codes[1, ok]
     n = int(ok.sum())
@@ -325,12 +355,10 @@ def cohen_kappa(
     var = (term - (kappa - pe * (1.0 - kappa)) ** 2) / (n * (1.0 - pe) ** 2)
     term0 = (expected * (v - (v_row[:, None] + v_col[None, :])) ** 2).sum()
     var0 = (term0 - pe**2) / (n * (1.0 - pe) ** 2)
-    from scipy.stats import norm
-
     se = math.sqrt(max(var, 0.0))
-    z = norm.ppf(0.5 + confidence / 2.0)
+    z = NormalDist().inv_cdf(0.5 + confidence / 2.0)
     se0 = math.sqrt(max(var0, 0.0))
-    p_value = float(2 * norm.sf(abs(kappa) / se0)) if se0 > 0 else math.nan
+    p_value = math.erfc(abs(kappa) / se0 / math.sqrt(2.0)) if se0 > 0 else math.nan  # two-sided z test
     detail["se_null"] = se0
     return StatResult(
         name,
