@@ -54,3 +54,14 @@ def test_her_on_a_real_melody(nottingham, midi_writer) -> None:
     assert (r.counts.substitutions, r.counts.deletions, r.counts.insertions) == (3, 0, 1)
     assert r.her == pytest.approx(4 / (n - 1))
     assert r.counts_per_bar.sum() == r.counts.substitutions + r.counts.insertions + r.counts.correct
+
+
+def test_her_agrees_with_the_text_edit_rate(nottingham, midi_writer) -> None:
+    from creval.editrate import edit_rate
+    from creval.music.edit import note_tokens
+
+    gen = read_piece(nottingham / "morris5.mid")
+    other = read_piece(nottingham / "morris6.mid")
+    r = music_her(gen, other)
+    expected = edit_rate(note_tokens(gen.notes()), note_tokens(other.notes()), "wer")
+    assert r.her == pytest.approx(expected)

@@ -101,3 +101,24 @@ def test_post_editing_music_in_the_web_app(tmp_path: Path) -> None:
         assert table[0]["system"] == "secret-sys"
     finally:
         store.close()
+
+
+def test_cli_items_feed_a_post_editing_study(tmp_path: Path, nottingham: Path) -> None:
+    import shutil
+
+    from click.testing import CliRunner
+
+    from creval.cli import main
+    from creval.human.designs import read_items, validate_items
+
+    folder = tmp_path / "samples"
+    folder.mkdir()
+    for name in ("jigs1.mid", "jigs2.mid"):
+        shutil.copy(nottingham / name, folder / name)
+    out = tmp_path / "items.jsonl"
+    result = CliRunner().invoke(main, ["music", "items", str(folder), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = [r for _, r in read_items(out)]
+    assert [r["id"] for r in rows] == ["jigs1.mid", "jigs2.mid"] and rows[0]["system"] == "samples"
+    validate_items("post_editing", rows)  # the study accepts them as they are
+    assert notation_tokens(rows[0]["notation"]) == note_tokens(read_piece(folder / "jigs1.mid").notes())

@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from creval.cli import main
+from creval.errors import InputError
 
 
 def _console():
@@ -164,3 +165,47 @@ def her_cmd(generated: Path, edited: Path, tokens: str, per_bar: bool) -> None:
             her = "—" if row["her"] != row["her"] else f"{row['her']:.3f}"
             table.add_row(str(row["bar"] + 1), her, *(str(row[k]) for k in "SDIC"))
         _console().print(table)
+
+
+@music.command("items")
+@click.argument("source", type=click.Path(path_type=Path))
+@click.option("--out", "out_path", required=True, type=click.Path(path_type=Path),
+              help="Post-editing items JSONL for `creval study` (kind: music, notes notation).")
+@click.option("--system", "system", default=None,
+              help="System name when SOURCE is a folder of music files (default: the folder name).")
+def items_cmd(source: Path, out_path: Path, system: str | None) -> None:
+    """Turn generated music into post-editing study items: each piece written in the notes notation
+    (C4:1 D4:0.5 F#4+A4:2 r:1 | ...), which annotators edit in the web app with a piano-roll preview.
+
+    SOURCE is a generations JSONL (rows with a music path) or a folder of music files.
+
+    Example: creval music items samples/ --out post_edit_items.jsonl
+    """
+    import json
+
+    from creval.corpus.io import atomic_write, read_generations
+    from creval.music.io import music_files
+    from creval.music.measures import load_piece, resolve_music_path
+    from creval.music.notation import piece_to_notes
+
+    rows = []
+    if source.is_file() and source.suffix.lower() == ".jsonl":
+        outputs = [o for o in read_generations(source) if o.music]
+        if not outputs:
+            raise InputError("no row of the generations file has a 'music' path", source)
+        for o in outputs:
+            row = {"id": o.id, "system": o.system, "kind": "music", "format": "notes",
+                   "notation": piece_to_notes(load_piece(resolve_music_path(o)))}
+            if o.input_id:
+                row["input_id"] = o.input_id
+            rows.append(row)
+    else:
+        root = source if source.is_dir() else source.parent
+        name = system or root.resolve().name
+        for f in music_files(source):
+            rows.append({"id": str(f.relative_to(root)), "system": name, "kind": "music", "format": "notes",
+                         "notation": piece_to_notes(load_piece(f))})
+    with atomic_write(out_path) as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    _console().print(f"wrote {len(rows)} post-editing item(s) to {out_path}")

@@ -21,8 +21,8 @@ Mongeau–Sankoff decisions (implementations differ; every choice is a parameter
   multiplied by the shorter of their lengths (some implementations do, the paper's formula does not).
 * Fragmentation and consolidation span at most ``max_fragment`` notes (default 4).
 
-Text HER / WER over words lives in :mod:`creval.editrate` when that module exists; music tokens are counted
-here so that the music package does not depend on it.
+Levenshtein distance is :func:`creval.editrate.levenshtein` (shared with the text edit rates); the alignment
+with its S, D, I, C breakdown, which HER per bar needs and :mod:`creval.editrate` does not give, is here.
 """
 
 from __future__ import annotations
@@ -116,11 +116,11 @@ def edit_counts(reference: Sequence[Hashable], hypothesis: Sequence[Hashable]) -
 
 
 def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
-    """Levenshtein distance (unit insertions, deletions, substitutions) between two token sequences."""
-    ea, eb = _encode(a, b)
-    if not len(ea) or not len(eb):
-        return int(max(len(ea), len(eb)))
-    return int(_lev_matrix(ea, eb)[-1, -1])
+    """Levenshtein distance (unit insertions, deletions, substitutions) between two token sequences: the same
+    function as the text edit rates use (:func:`creval.editrate.levenshtein`)."""
+    from creval.editrate import levenshtein as _levenshtein
+
+    return _levenshtein(list(a), list(b))
 
 
 def word_error_rate(reference: Sequence[Hashable], hypothesis: Sequence[Hashable]) -> float:
