@@ -113,3 +113,68 @@ def test_chinese_and_french_items(shared_data: Path) -> None:
               Output("f2", "t", "Ma seule étoile est morte", input="Le Prince d'Aquitaine", input_id="p1")]
     pages, _ = build_items("side_by_side", french)
     assert pages[0]["outputs"][0]["text"].startswith("Je suis le ténébreux")
+
+
+def test_challenge_pairs_from_chicago_poets(shared_data: Path) -> None:
+    from creval.human.prepare import challenge_response_pairs, sample_challenges
+    from creval.rhyme import check_rhyme
+
+    raw = shared_data / "chicago-rhyme" / "english_raw"
+    corpus = Corpus(read_corpus(raw / "wyatt.txt").verses + read_corpus(raw / "smith.txt").verses)
+    pairs, messages = challenge_response_pairs(corpus)
+    assert len(pairs) > 200 and len(pairs) % 2 == 0
+    # both directions, and every pair really rhymes
+    keys = {(p.challenge, p.response) for p in pairs}
+    assert all((p.response, p.challenge) in keys for p in pairs)
+    assert all(check_rhyme(p.challenge, p.response) for p in pairs[:100])
+    # pairs stay inside one verse
+    by_text = {}
+    for v in corpus:
+        for line in v.lines:
+            by_text.setdefault(line, set()).add(id(v))
+    assert all(by_text[p.challenge] & by_text[p.response] for p in pairs)
+    one_way, _ = challenge_response_pairs(corpus, both_directions=False)
+    assert len(one_way) == len(pairs) // 2
+    test = sample_challenges(pairs, 25, seed=4)
+    assert len({p.challenge for p in test}) == 25 and test == sample_challenges(pairs, 25, seed=4)
+    with pytest.raises(InputError, match="only"):
+        sample_challenges(pairs, 10**6)
+
+
+def test_no_rhyming_lines_is_a_clear_error() -> None:
+    from creval.human.prepare import challenge_response_pairs
+
+    corpus = Corpus([Verse("A", ("the cat sat down", "a dog ran off", "my house is big", "we went to school"))])
+    with pytest.raises(InputError, match="no rhyming line pairs"):
+        challenge_response_pairs(corpus)
+
+
+def test_items_and_challenges_cli(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    from creval.corpus.io import write_generations
+
+    corpus = load_demo_corpus()
+    outs = demo_outputs(corpus, seed=0)[:40]
+    write_generations(outs, tmp_path / "g.jsonl")
+    res = subprocess.run([sys.executable, "-m", "creval", "study", "items", "fluency_coherence", "--generations",
+                          str(tmp_path / "g.jsonl"), "--out", str(tmp_path / "st")], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    check = subprocess.run([sys.executable, "-m", "creval", "study", "create", str(tmp_path / "st" / "study.yaml"),
+                            "--check"], capture_output=True, text=True)
+    assert check.returncode == 0 and "ok" in check.stdout, check.stderr
+    res = subprocess.run([sys.executable, "-m", "creval", "study", "items", "challenge_response", "--generations",
+                          str(tmp_path / "g.jsonl"), "--out", str(tmp_path / "st2")], capture_output=True, text=True)
+    assert res.returncode == 2 and "has no 'input'" in res.stderr and not (tmp_path / "st2").exists()
+    mini = tmp_path / "mini"
+    (mini / "Smith").mkdir(parents=True)
+    (mini / "Smith" / "a.txt").write_text("I saw the light of day\nand then I went away\n\nthe cat\nthe hat\n")
+    res = subprocess.run([sys.executable, "-m", "creval", "challenges", str(mini), "--out", str(tmp_path / "p.jsonl"),
+                          "--test-size", "2"], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    rows = [json.loads(x) for x in (tmp_path / "p.jsonl").read_text().splitlines()]
+    assert {(r["challenge"], r["response"]) for r in rows} >= {("I saw the light of day", "and then I went away")}
+    test = [json.loads(x) for x in (tmp_path / "p.test.jsonl").read_text().splitlines()]
+    assert len(test) == 2 and {t["input_id"] for t in test} == {"c1", "c2"}

@@ -308,19 +308,25 @@ class ChallengePair:
 
 
 def challenge_response_pairs(
-    corpus: Corpus, *, both_directions: bool = True, adjacent_only: bool = False, hmm: object | None = None,
+    corpus: Corpus, *, both_directions: bool = True, adjacent_only: bool = False, verify: bool = True,
+    hmm: object | None = None,
 ) -> tuple[list[ChallengePair], list[str]]:
     """(challenge, response) pairs from a corpus, as Addanki & Wu (2013) built their data: the rhyme-scheme
     detector (:mod:`creval.rhyme.scheme`, trained unsupervised on the corpus's own end words) segments each
     verse into stanzas; every pair of lines that rhyme within a stanza gives a pair, in both directions unless
     ``both_directions=False`` (then earlier line → later line). ``adjacent_only`` keeps pairs of consecutive
-    lines (couplets). Returns the pairs and messages (e.g. verses without rhyming lines)."""
+    lines (couplets). With ``verify`` (default) a pair is kept only when the end words also pass
+    :func:`creval.rhyme.check_rhyme` (any rhyme type but consonance): the scheme HMM labels whole stanzas, and
+    a stanza-level scheme can pair two lines that do not rhyme in modern pronunciation. Returns the pairs and
+    messages (verses without rhyming lines, pairs rejected by the check)."""
+    from creval.rhyme import check_rhyme
     from creval.rhyme.scheme import fit_corpus_detector
 
     detector = hmm if hmm is not None else fit_corpus_detector(corpus)
     pairs: list[ChallengePair] = []
     messages: list[str] = []
     no_rhyme = 0
+    rejected = 0
     for verse in corpus:
         if len(verse.lines) < 2:
             continue
@@ -329,8 +335,11 @@ def challenge_response_pairs(
             for i, j in stanza.pairs:
                 if adjacent_only and j - i != 1:
                     continue
-                found += 1
                 a, b = verse.lines[i], verse.lines[j]
+                if verify and not check_rhyme(a, b):
+                    rejected += 1
+                    continue
+                found += 1
                 line_no = verse.line + i if verse.line else 0
                 common = dict(artist=verse.artist, title=verse.title, source=verse.source, line=line_no,
                               scheme=stanza.scheme)
@@ -338,6 +347,8 @@ def challenge_response_pairs(
                 if both_directions:
                     pairs.append(ChallengePair(b, a, **common))
         no_rhyme += found == 0
+    if rejected:
+        messages.append(f"{rejected} line pair(s) of the detected schemes failed the phonetic rhyme check: left out")
     if no_rhyme:
         messages.append(f"{no_rhyme} verse(s) have no rhyming line pair: no pairs from them")
     if not pairs:
