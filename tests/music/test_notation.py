@@ -122,3 +122,38 @@ def test_cli_items_feed_a_post_editing_study(tmp_path: Path, nottingham: Path) -
     assert [r["id"] for r in rows] == ["jigs1.mid", "jigs2.mid"] and rows[0]["system"] == "samples"
     validate_items("post_editing", rows)  # the study accepts them as they are
     assert notation_tokens(rows[0]["notation"]) == note_tokens(read_piece(folder / "jigs1.mid").notes())
+
+
+def test_post_editing_music_upload(tmp_path: Path, midi_writer) -> None:
+    from creval.human.config import parse_study
+    from creval.human.designs import build_tasks, validate_items
+    from creval.human.store import Store
+    from creval.human.web.app import create_app
+
+    rows = [{"id": f"m{i}", "system": "s", "kind": "music", "notation": "C4:1 D4:1 E4:1 F4:1"} for i in range(2)]
+    cfg = parse_study({"name": "music-up", "type": "post_editing", "items": "x.jsonl", "k": 1, "annotators": 1})
+    store = Store(f"sqlite:///{tmp_path / 'study.db'}")
+    try:
+        created = store.create_study(cfg, build_tasks("post_editing", validate_items("post_editing", rows),
+                                                      seed=cfg.seed))
+        app = create_app(store=store)
+        client = TestClient(app)
+        page = client.get(f"/join/{created.invites['a1']}")
+        html = client.post("/guidelines", data={"csrf": _csrf(page.text)}).text
+        assert 'enctype="multipart/form-data"' in html and 'data-testid="edited-file"' in html
+        act = re.search(r'action="(/task/\d+)"', html).group(1)
+        # a corrupt upload is refused with a message; nothing is saved
+        bad = client.post(act, data={"csrf": _csrf(html), "edited": "C4:1"},
+                          files={"edited_file": ("edit.mid", b"not midi", "audio/midi")})
+        assert bad.status_code == 422 and "could not be read" in bad.text and "edit.mid" in bad.text
+        assert not store.responses("music-up")
+        # a MIDI upload replaces the text: C D E F with E raised to G -> one substitution in four
+        edited = midi_writer("edit.mid", [(0, 1, 60), (1, 1, 62), (2, 1, 67), (3, 1, 65)])
+        done = client.post(act, data={"csrf": _csrf(html), "edited": "ignored text"},
+                           files={"edited_file": ("edit.mid", edited.read_bytes(), "audio/midi")})
+        assert done.status_code == 200
+        admin = TestClient(app, headers={"Authorization": f"Bearer {created.admin_token}"})
+        row = json.loads(admin.get("/admin/music-up/export/judgements.jsonl").text.splitlines()[0])
+        assert row["edited"] == "C4:1 D4:1 G4:1 F4:1" and row["value"] == pytest.approx(0.25)
+    finally:
+        store.close()

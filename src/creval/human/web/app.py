@@ -73,6 +73,28 @@ def _music_preview(notation: str) -> str:
     return preview_svg(notation or "")
 
 
+def _music_upload(filename: str, data: bytes) -> str:
+    """An uploaded MIDI/MusicXML file → the notes notation (InputError when it cannot be read)."""
+    import tempfile
+
+    from creval.errors import InputError
+    from creval.music.io import MUSIC_SUFFIXES, read_piece
+    from creval.music.notation import piece_to_notes
+
+    suffix = Path(filename).suffix.lower()
+    if suffix not in MUSIC_SUFFIXES:
+        raise InputError(f"unsupported file type {suffix or '(none)'}; upload a MIDI or MusicXML file")
+    if len(data) > 5_000_000:
+        raise InputError("the file is larger than 5 MB")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / f"upload{suffix}"
+        path.write_bytes(data)
+        try:
+            return piece_to_notes(read_piece(path))
+        except InputError as exc:
+            raise InputError(f"{filename}: {exc.problem}") from None
+
+
 def create_app(db_url: str | None = None, store: Store | None = None, secure_cookies: bool = False) -> FastAPI:
     """Build the app for a database URL (or an open :class:`Store`)."""
     store = store or Store(db_url or "sqlite:///creval-studies.db")
@@ -199,6 +221,15 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
         if asg is None:
             await run_in_threadpool(store.submit, a["id"], assignment_id, None, raw)  # logged as forbidden
             return message_page(request, "Not your page", "This page belongs to another annotator.", 403)
+        upload = form.get("edited_file")
+        if asg["display"].get("kind") == "music" and getattr(upload, "filename", None):
+            from creval.errors import InputError
+
+            try:  # post-editing music: an uploaded edited file replaces the text
+                raw["edited"] = await run_in_threadpool(_music_upload, upload.filename, await upload.read())
+            except InputError as exc:
+                return render_task(request, a, sess, asg, error=f"The uploaded file could not be read: "
+                                   f"{exc.problem}", prev=raw, status=422)
         try:
             answer = designs.parse_answer(asg_type(a), asg["display"], raw)
         except designs.AnswerError as exc:
