@@ -51,6 +51,9 @@ def test_fleiss_1971_worked_example():
     assert res.value == pytest.approx(sm_fleiss(aggregate_raters(FLEISS_1971)[0]), abs=1e-12)
     assert res.n == 30
     assert res.interpretation == "moderate"
+    # z test of Fleiss, Nee & Landis (1979); R irr::kappam.fleiss(diagnoses) prints z = 17.65183, p = 0
+    assert res.detail["z"] == pytest.approx(17.65183, abs=1e-5)
+    assert res.p_value < 1e-60
 
 
 def test_fleiss_wikipedia_counts():

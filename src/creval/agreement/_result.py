@@ -17,7 +17,7 @@ import numpy as np
 
 from creval.errors import InputError
 
-__all__ = ["StatResult", "encode_labels", "as_frame", "plain"]
+__all__ = ["StatResult", "as_array", "as_frame", "encode_labels", "plain"]
 
 
 def plain(value: Any) -> Any:
@@ -69,6 +69,33 @@ class StatResult:
         if self.p_value is not None and not math.isnan(self.p_value):
             text += f", p = {self.p_value:.3g}"
         return text + f", n={self.n}"
+
+
+def as_array(data: Any, what: str, dtype: Any = None) -> np.ndarray:
+    """``data`` (array, nested lists, DataFrame) as a numpy array; a ragged or nested table is an InputError.
+
+    With ``dtype=None`` numbers stay numeric and anything else becomes an object array.
+    """
+    raw = data.to_numpy() if hasattr(data, "to_numpy") and not isinstance(data, np.ndarray) else data
+    try:
+        arr = np.asarray(raw, dtype=dtype)
+    except (ValueError, TypeError) as exc:
+        if dtype is not None:
+            raise InputError(f"{what} must hold numbers (NaN for missing): {exc}") from None
+        try:
+            arr = np.asarray(raw, dtype=object)
+        except (ValueError, TypeError) as exc2:
+            raise InputError(f"{what} is not a rectangular table: {exc2}") from None
+    if arr.dtype.kind not in "fiub":
+        if dtype is None and arr.dtype.kind != "O":
+            arr = arr.astype(object)
+        if arr.dtype.kind == "O" and any(
+            isinstance(x, list | tuple | dict | set | np.ndarray) for x in arr.flat
+        ):
+            raise InputError(
+                f"{what} is not a rectangular table (rows of different lengths, or nested lists)"
+            )
+    return arr
 
 
 def _is_missing_array(values: np.ndarray) -> np.ndarray:

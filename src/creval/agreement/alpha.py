@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from creval.agreement._result import StatResult, encode_labels
+from creval.agreement._result import StatResult, as_array, encode_labels
 from creval.agreement.labels import interpret_alpha
 from creval.errors import InputError
 
@@ -59,7 +59,7 @@ def krippendorff_alpha(
             "give exactly one of reliability_data (raters x units) or value_counts (units x values)"
         )
     if value_counts is not None:
-        vc = np.asarray(value_counts, dtype=float)
+        vc = as_array(value_counts, "value_counts", float)
         if vc.ndim != 2:
             raise InputError(f"value_counts must be 2-D (units x values), got {vc.ndim} dimension(s)")
         vc = np.nan_to_num(vc)
@@ -70,14 +70,13 @@ def krippendorff_alpha(
                 raise InputError(f"{level} alpha from value_counts needs value_domain (the numeric values)")
             values = np.arange(vc.shape[1], dtype=float)
         else:
-            values = np.asarray(value_domain, dtype=float)
+            values = as_array(value_domain, "value_domain", float)
             if len(values) != vc.shape[1]:
                 raise InputError(
                     f"value_domain has {len(values)} values for {vc.shape[1]} value_counts columns"
                 )
     else:
-        data = reliability_data.to_numpy() if hasattr(reliability_data, "to_numpy") else reliability_data
-        arr = np.asarray(data)
+        arr = as_array(reliability_data, "reliability_data")
         if arr.ndim == 1:
             arr = arr[None, :]
         if arr.ndim != 2:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from creval.agreement._result import StatResult
+from creval.agreement._result import StatResult, as_array
 from creval.errors import InputError
 
 __all__ = ["correlation"]
@@ -40,8 +40,8 @@ def correlation(
         raise InputError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if ci_method not in ("auto", "fisher"):
         raise InputError(f"ci_method must be 'auto' or 'fisher', got {ci_method!r}")
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
+    a = as_array(x, "x", float)
+    b = as_array(y, "y", float)
     if a.shape != b.shape or a.ndim != 1:
         raise InputError(f"correlation needs two equally long lists, got {a.shape} and {b.shape}")
     ok = ~(np.isnan(a) | np.isnan(b))

@@ -128,11 +128,9 @@ def _matrix(data: Any, targets: str | None, raters: str | None, ratings: str | N
             )
         wide = frame.pivot(index=targets, columns=raters, values=ratings)
         return wide.to_numpy(dtype=float)
-    arr = data.to_numpy() if hasattr(data, "to_numpy") else data
-    try:
-        x = np.asarray(arr, dtype=float)
-    except (TypeError, ValueError):
-        raise InputError("ICC needs numeric ratings (NaN for missing)") from None
+    from creval.agreement._result import as_array
+
+    x = as_array(data, "ICC ratings (numeric, NaN for missing)", float)
     if x.ndim != 2:
         raise InputError(f"ICC needs a 2-D targets x raters table, got {x.ndim} dimension(s)")
     return x

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from creval.agreement._result import StatResult, as_frame, encode_labels, plain
+from creval.agreement._result import StatResult, as_array, as_frame, encode_labels, plain
 from creval.agreement.labels import interpret_kappa
 from creval.errors import InputError
 
@@ -109,6 +109,11 @@ def fleiss_kappa(
     categories table of counts (a DataFrame's columns name the categories). ``collapse`` maps labels to groups
     before counting (``"acceptable"``: good/acceptable vs bad, as Addanki & Wu report). Undefined (NaN with a
     reason, never 1.0) when every rating falls in one category (:math:`\bar P_e = 1`) or no item has two ratings.
+
+    With equal raters per item, ``se`` is the standard error under the null of chance agreement (Fleiss, Nee &
+    Landis 1979, Psychological Bulletin 86(5):974-977, eq. 12), ``detail["z"] = kappa / se`` and ``p_value`` the
+    two-sided z test (as R's ``irr::kappam.fleiss``). For a confidence interval use :func:`bootstrap_ci` over
+    items.
     """
     mapping = _collapse_map(collapse)
     if counts:
@@ -125,15 +130,8 @@ def fleiss_kappa(
     return _fleiss_from_counts(table, cats)
 
 
-def _labels_1d(values: Any) -> np.ndarray:
-    arr = values.to_numpy() if hasattr(values, "to_numpy") else values
-    try:
-        out = np.asarray(arr)
-    except ValueError:
-        out = np.asarray(arr, dtype=object)
-    if out.dtype.kind not in "fiub":
-        out = np.asarray(arr, dtype=object)
-    return out
+def _labels_1d(values: Any, what: str = "ratings") -> np.ndarray:
+    return as_array(values, what)
 
 
 def _count_table(data: Any, categories: Sequence[Any] | None) -> tuple[np.ndarray, tuple[Any, ...]]:
@@ -141,7 +139,7 @@ def _count_table(data: Any, categories: Sequence[Any] | None) -> tuple[np.ndarra
     if hasattr(data, "columns") and hasattr(data, "to_numpy"):
         cats = tuple(data.columns)
         data = data.to_numpy()
-    table = np.asarray(data)
+    table = as_array(data, "count table")
     if table.ndim != 2:
         raise InputError(f"a count table must be 2-D (items x categories), got {table.ndim} dimension(s)")
     if table.dtype.kind in "iu":
@@ -213,7 +211,26 @@ def _fleiss_from_counts(table: np.ndarray, cats: Sequence[Any]) -> StatResult:
             detail=detail,
         )
     kappa = (p_bar - p_e) / (1.0 - p_e)
-    return StatResult("fleiss_kappa", kappa, n_items, interpretation=interpret_kappa(kappa), detail=detail)
+    se0 = p_value = None
+    if equal:
+        # Fleiss, Nee & Landis (1979), eq. 12: variance of kappa under the null of chance agreement.
+        m = float(n_i[0])
+        pq = p_j * (1.0 - p_j)
+        s = float(pq.sum())
+        var0 = 2.0 / (n_items * m * (m - 1.0)) * (s * s - float((pq * (1.0 - 2.0 * p_j)).sum())) / (s * s)
+        if var0 > 0:
+            se0 = math.sqrt(var0)
+            detail["z"] = kappa / se0
+            p_value = math.erfc(abs(kappa) / se0 / math.sqrt(2.0))
+    return StatResult(
+        "fleiss_kappa",
+        kappa,
+        n_items,
+        se=se0,
+        p_value=p_value,
+        interpretation=interpret_kappa(kappa),
+        detail=detail,
+    )
 
 
 def fleiss_kappa_by(
@@ -297,8 +314,8 @@ def cohen_kappa(
     """
     if weights not in (None, "linear", "quadratic"):
         raise InputError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
-    a_arr = _labels_1d(a)
-    b_arr = _labels_1d(b)
+    a_arr = _labels_1d(a, "rater a's labels")
+    b_arr = _labels_1d(b, "rater b's labels")
     if a_arr.shape != b_arr.shape or a_arr.ndim != 1:
         raise InputError(f"the two raters' label lists differ in length ({a_arr.shape} vs {b_arr.shape})")
     if a_arr.dtype.kind in "fiub" and b_arr.dtype.kind in "fiub":

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from creval.agreement._result import StatResult, as_frame, plain
+from creval.agreement._result import StatResult, as_array, as_frame, plain
 from creval.errors import InputError
 
 __all__ = [
@@ -33,8 +33,8 @@ def kendall_tau_b(x: Sequence[float], y: Sequence[float]) -> float:
     either list is constant (the denominator is 0). All pairs at once with numpy: meant for the handful of items
     on one page; use ``scipy.stats.kendalltau`` for long lists.
     """
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
+    a = as_array(x, "x", float)
+    b = as_array(y, "y", float)
     if a.shape != b.shape or a.ndim != 1:
         raise InputError(f"tau-b needs two equally long lists, got {a.shape} and {b.shape}")
     iu = np.triu_indices(len(a), 1)
@@ -187,7 +187,7 @@ def _wide(data: Any, block: Sequence[str] | str | None, system: str, score: str)
         if isinstance(data, pd.DataFrame):
             wide = data.apply(pd.to_numeric, errors="coerce")
         else:
-            arr = np.asarray(data, dtype=float)
+            arr = as_array(data, "scores", float)
             if arr.ndim != 2:
                 raise InputError(f"Friedman needs a blocks x systems table, got {arr.ndim} dimension(s)")
             wide = pd.DataFrame(arr)
