@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from creval.corpus.io import read_chicago_raw
-from creval.rhyme.density import entropy_weight, rhyme_density, token_entropy
+from creval.rhyme.density import entropy_weight, rhyme_density, rhyme_density_batch, token_entropy
 
 
 def test_worked_single_rhyme():
@@ -119,3 +119,19 @@ def test_end_rhymes_follow_chicago_gold(shared_data):
             ours.append(r.end_rhymes_per_line)
         assert len(gold) > 50
         assert np.corrcoef(gold, ours)[0, 1] > 0.75, poet
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.lists(st.sampled_from(VOCAB), max_size=9), max_size=5), min_size=1, max_size=12),
+    st.sampled_from(["paper", "normalised"]),
+    st.integers(5, 400),
+)
+def test_batch_equals_one_by_one(verses, weighting, chunk):
+    texts = ["\n".join(" ".join(ws) for ws in lines) for lines in verses]
+    values, reasons = rhyme_density_batch(texts, weighting=weighting, chunk_syllables=chunk)
+    for i, text in enumerate(texts):
+        one = rhyme_density(text, weighting=weighting)
+        assert reasons[i] == one.reason
+        for name, value in one.values().items():
+            assert values[name][i] == pytest.approx(value, nan_ok=True), (name, text)

@@ -172,24 +172,39 @@ class Transcription:
 
 def transcribe(lines: Sequence[str]) -> Transcription:
     """Syllable transcription of a verse (one entry per line; blank lines are skipped)."""
+    return transcribe_many([lines])[0]
+
+
+def transcribe_many(verses: Sequence[Sequence[str]]) -> tuple[Transcription, np.ndarray, np.ndarray]:
+    """One transcription of many verses laid end to end, with an empty line number between two verses (so
+    no rhyme is sought across them); also each word's and each syllable's verse index."""
     tokens: list[str] = []
     per_line: list[int] = []
-    for raw in lines:
-        ws = words(raw)
-        if ws:
-            tokens.extend(ws)
-            per_line.append(len(ws))
-    n_lines = len(per_line)
+    line_ids: list[int] = []
+    verse_tokens: list[int] = []
+    slot = 0
+    for lines in verses:
+        before = len(tokens)
+        for raw in lines:
+            ws = words(raw)
+            if ws:
+                tokens.extend(ws)
+                per_line.append(len(ws))
+                line_ids.append(slot)
+                slot += 1
+        verse_tokens.append(len(tokens) - before)
+        slot += 1  # the gap between verses
     table = _TABLE
     ids = table.lookup(tokens)
-    token_line = np.repeat(np.arange(n_lines), per_line)
+    token_line = np.repeat(np.asarray(line_ids, dtype=np.int64), per_line)
+    token_verse = np.repeat(np.arange(len(verses)), verse_tokens)
     counts = table.count[ids]
     total = int(counts.sum())
     ends = np.cumsum(counts)
     rows = np.repeat(table.start[ids] - (ends - counts), counts) + np.arange(total)
     word = np.repeat(np.arange(len(tokens)), counts)
     syl = table.syl
-    return Transcription(
+    tr = Transcription(
         tokens=tokens,
         token_line=token_line,
         token_lower=table.lower[ids],
@@ -200,8 +215,86 @@ def transcribe(lines: Sequence[str]) -> Transcription:
         stressed=syl["stressed"][rows].astype(bool),
         word=word,
         line=token_line[word],
-        n_lines=n_lines,
+        n_lines=max(slot - 1, 0) if len(verses) > 1 else len(per_line),
     )
+    return tr, token_verse, token_verse[word]
+
+
+@dataclass
+class _Detected:
+    jj: np.ndarray  # kept pairs (j < k) of rhyming syllables
+    kk: np.ndarray
+    run: np.ndarray  # run number of each kept pair (0-based, runs in order)
+    lengths: np.ndarray  # syllables per run
+    rhymed: np.ndarray  # per syllable
+    end_pair: np.ndarray  # per kept pair: it joins the last syllables of two adjacent lines
+
+
+def _detect(tr: Transcription, threshold: float, max_offset: int) -> _Detected:
+    """Rhyme detection on a (possibly concatenated) transcription; see the module docstring."""
+    n = tr.n
+    line = tr.line
+    # first syllable of each line, and the earliest partner allowed for each syllable
+    new_line = np.ones(n, dtype=bool)
+    new_line[1:] = line[1:] != line[:-1]
+    starts = np.flatnonzero(new_line)
+    first_syl = np.full(tr.n_lines + 2, n, dtype=np.int64)
+    first_syl[line[starts]] = starts
+    # a line with no syllables (or the gap between two verses) falls back to the line itself
+    prev_first = np.minimum.accumulate(first_syl[::-1])[::-1]  # first syllable at or after each line
+    lo_line = np.where(line > 0, line - 1, 0)
+    lo = np.minimum(prev_first[lo_line], prev_first[line])
+    idx = np.arange(n)
+    D = max(1, min(int((idx - lo).max()), max_offset))
+
+    # candidate pairs on a (D, n) grid: row d-1 holds (j, j + d); only same or near vowels can match
+    K = idx[None, :] + np.arange(1, D + 1)[:, None]
+    Kc = np.minimum(K, n - 1)
+    near = (VOWEL_SIM >= threshold).ravel()
+    cand = near[tr.vowel[None, :] * VOWEL_SIM.shape[0] + tr.vowel[Kc]] & (K < n) & (lo[Kc] <= idx[None, :])
+    dd, jj = np.nonzero(cand)  # sorted by d, then j: consecutive j of one diagonal are neighbours
+    dd = dd + 1
+    kk = jj + dd
+    keep_pair = tr.word[jj] != tr.word[kk]
+    jj, kk, dd = jj[keep_pair], kk[keep_pair], dd[keep_pair]
+    vs = VOWEL_SIM[tr.vowel[jj], tr.vowel[kk]]
+    same_coda = tr.coda[jj] == tr.coda[kk]
+    same_class = tr.coda_class[jj] == tr.coda_class[kk]
+    one_empty = (tr.coda_len[jj] == 0) != (tr.coda_len[kk] == 0)
+    cs = np.where(same_coda, 1.0, np.where(same_class, 0.75, np.where(one_empty, 0.4, 0.2)))
+    ok = vs * (0.5 + 0.5 * cs) >= threshold
+    jj, kk, dd = jj[ok], kk[ok], dd[ok]
+    stressed_pair = tr.stressed[jj] & tr.stressed[kk]
+
+    # runs: a match continues the previous one on its diagonal when both sides stay inside their lines
+    cont = np.zeros(jj.shape[0], dtype=bool)
+    if jj.shape[0] > 1:
+        cont[1:] = (
+            (dd[1:] == dd[:-1]) & (jj[1:] == jj[:-1] + 1) & (line[jj[1:]] == line[jj[:-1]])
+            & (line[kk[1:]] == line[kk[:-1]])
+        )  # fmt: skip
+    run_id = np.cumsum(~cont)  # 1.. per run
+    csp = np.cumsum(stressed_pair)
+    base = np.concatenate(([0], (csp - stressed_pair)[~cont]))  # stressed pairs before each run starts
+    keep = csp - base[run_id] > 0
+    jj, kk, run_id = jj[keep], kk[keep], run_id[keep]
+    rhymed = np.zeros(n, dtype=bool)
+    rhymed[jj] = True
+    rhymed[kk] = True
+    # renumber the kept runs 0..R-1
+    if run_id.size:
+        first = np.ones(run_id.size, dtype=bool)
+        first[1:] = run_id[1:] != run_id[:-1]
+        run = np.cumsum(first) - 1
+    else:
+        run = run_id
+    lengths = np.bincount(run) if run.size else np.zeros(0, dtype=np.int64)
+    # end rhymes: last syllable of a line against the last syllable of the line before
+    is_end = np.zeros(n, dtype=bool)
+    is_end[starts[1:] - 1] = True
+    is_end[n - 1] = True
+    end_pair = is_end[jj] & is_end[kk] & (line[kk] == line[jj] + 1)
+    return _Detected(jj, kk, run, lengths, rhymed, end_pair)
 
 
 @dataclass
@@ -302,64 +395,11 @@ def rhyme_density(
     counts = np.bincount(tr.token_lower)
     p = counts[counts > 0] / n_tok
     entropy = float(-(p * np.log2(p)).sum())
-    line = tr.line
-    # first syllable of each line, and the earliest partner allowed for each syllable
-    new_line = np.ones(n, dtype=bool)
-    new_line[1:] = line[1:] != line[:-1]
-    starts = np.flatnonzero(new_line)
-    first_syl = np.full(tr.n_lines + 1, n, dtype=np.int64)
-    first_syl[line[starts]] = starts
-    # for a line with no syllables, the "previous line" window falls back to the line itself
-    prev_first = np.minimum.accumulate(first_syl[::-1])[::-1]  # first syllable at or after each line
-    lo_line = np.where(line > 0, line - 1, 0)
-    lo = np.minimum(prev_first[lo_line], prev_first[line])
-    idx = np.arange(n)
-    D = max(1, min(int((idx - lo).max()), max_offset))
-
-    # candidate pairs on a (D, n) grid: row d-1 holds (j, j + d); only same or near vowels can match
-    K = idx[None, :] + np.arange(1, D + 1)[:, None]
-    Kc = np.minimum(K, n - 1)
-    near = (VOWEL_SIM >= threshold).ravel()
-    cand = near[tr.vowel[None, :] * VOWEL_SIM.shape[0] + tr.vowel[Kc]] & (K < n) & (lo[Kc] <= idx[None, :])
-    dd, jj = np.nonzero(cand)  # sorted by d, then j: consecutive j of one diagonal are neighbours
-    dd = dd + 1
-    kk = jj + dd
-    keep_pair = tr.word[jj] != tr.word[kk]
-    jj, kk, dd = jj[keep_pair], kk[keep_pair], dd[keep_pair]
-    vs = VOWEL_SIM[tr.vowel[jj], tr.vowel[kk]]
-    same_coda = tr.coda[jj] == tr.coda[kk]
-    same_class = tr.coda_class[jj] == tr.coda_class[kk]
-    one_empty = (tr.coda_len[jj] == 0) != (tr.coda_len[kk] == 0)
-    cs = np.where(same_coda, 1.0, np.where(same_class, 0.75, np.where(one_empty, 0.4, 0.2)))
-    ok = vs * (0.5 + 0.5 * cs) >= threshold
-    jj, kk, dd = jj[ok], kk[ok], dd[ok]
-    stressed_pair = tr.stressed[jj] & tr.stressed[kk]
-
-    # runs: a match continues the previous one on its diagonal when both sides stay inside their lines
-    cont = np.zeros(jj.shape[0], dtype=bool)
-    if jj.shape[0] > 1:
-        cont[1:] = (
-            (dd[1:] == dd[:-1]) & (jj[1:] == jj[:-1] + 1) & (line[jj[1:]] == line[jj[:-1]])
-            & (line[kk[1:]] == line[kk[:-1]])
-        )  # fmt: skip
-    run_id = np.cumsum(~cont)  # 1.. per run
-    csp = np.cumsum(stressed_pair)
-    base = np.concatenate(([0], (csp - stressed_pair)[~cont]))  # stressed pairs before each run starts
-    keep = csp - base[run_id] > 0
-    jj, kk, dd = jj[keep], kk[keep], dd[keep]
-    rhymed = np.zeros(n, dtype=bool)
-    rhymed[jj] = True
-    rhymed[kk] = True
-    lengths = np.bincount(run_id[keep])
-    lengths = lengths[lengths > 0]
+    det = _detect(tr, threshold, max_offset)
+    rhymed, lengths = det.rhymed, det.lengths
     n_rhymes = int(lengths.size)
-
-    # end rhymes: last syllable of line i against last syllable of the line before
-    # (each (j, k) pair appears once among the kept pairs)
-    is_end = np.zeros(n, dtype=bool)
-    is_end[starts[1:] - 1] = True
-    is_end[n - 1] = True
-    n_end = int((is_end[jj] & is_end[kk] & (line[kk] == line[jj] + 1)).sum())
+    n_end = int(det.end_pair.sum())
+    jj, kk = det.jj, det.kk
 
     density = float(rhymed.sum()) / n
     weight = entropy_weight(entropy, n_tok, weighting)
@@ -380,3 +420,106 @@ def rhyme_density(
         pairs=np.stack([jj, kk], axis=1),
         run_lengths=lengths,
     )
+
+
+#: Names :func:`rhyme_density_batch` returns, in order.
+VALUE_NAMES = ("rhyme_density", "rhyme_density_weighted", "end_rhymes_per_line", "multisyllable_share")
+
+
+def rhyme_density_batch(
+    verses: Sequence[str | Sequence[str]],
+    *,
+    threshold: float = THRESHOLD,
+    max_offset: int = MAX_OFFSET,
+    weighting: str = "paper",
+    chunk_syllables: int = 40_000,
+    progress: bool = False,
+) -> tuple[dict[str, np.ndarray], list[str]]:
+    """:func:`rhyme_density` for many verses at once: the same values (one array per name of
+    :data:`VALUE_NAMES`, aligned with ``verses``) and the reason for each NaN ("" where defined).
+
+    Verses are laid end to end with a gap line between two of them and detected together in chunks of about
+    ``chunk_syllables`` syllables, so the per-verse cost is a share of a few large numpy operations.
+    ``progress=True`` shows a rich progress bar.
+    """
+    if weighting not in ("paper", "normalised"):
+        raise ValueError(f"weighting must be 'paper' or 'normalised', not {weighting!r}")
+    as_lines = [v.split("\n") if isinstance(v, str) else list(v) for v in verses]
+    V = len(as_lines)
+    out = {name: np.full(V, np.nan) for name in VALUE_NAMES}
+    reasons = [""] * V
+    bar = None
+    if progress:
+        from rich.progress import Progress
+
+        bar = Progress(transient=True)
+        task = bar.add_task("rhyme density", total=V)
+        bar.start()
+    try:
+        start = 0
+        while start < V:
+            # grow the chunk until it holds about chunk_syllables syllables (estimated from characters)
+            stop, size = start, 0
+            while stop < V and (stop == start or size < chunk_syllables * 4):
+                size += sum(len(x) for x in as_lines[stop])
+                stop += 1
+            _batch_chunk(as_lines[start:stop], start, out, reasons, threshold, max_offset, weighting)
+            if bar is not None:
+                bar.update(task, completed=stop)
+            start = stop
+    finally:
+        if bar is not None:
+            bar.stop()
+    return out, reasons
+
+
+def _batch_chunk(chunk, offset, out, reasons, threshold, max_offset, weighting) -> None:
+    tr, token_verse, syl_verse = transcribe_many(chunk)
+    V = len(chunk)
+    n_tok = np.bincount(token_verse, minlength=V)
+    n_syl = np.bincount(syl_verse, minlength=V)
+    lines_per_verse = np.zeros(V, dtype=np.int64)
+    if tr.token_line.size:
+        first_tok = np.ones(tr.token_line.size, dtype=bool)
+        first_tok[1:] = tr.token_line[1:] != tr.token_line[:-1]
+        lines_per_verse = np.bincount(token_verse[first_tok], minlength=V)
+    # entropy of each verse's case-folded words
+    entropy = np.zeros(V)
+    if tr.token_lower.size:
+        width = int(tr.token_lower.max()) + 1
+        keys, counts = np.unique(token_verse * width + tr.token_lower, return_counts=True)
+        kv = keys // width
+        p = counts / n_tok[kv]
+        entropy = np.bincount(kv, weights=-p * np.log2(p), minlength=V)
+    if tr.n:
+        det = _detect(tr, threshold, max_offset)
+        n_rhymed = np.bincount(syl_verse[det.rhymed], minlength=V)
+        run_verse = np.zeros(det.lengths.size, dtype=np.int64)
+        run_verse[det.run] = syl_verse[det.jj]
+        n_runs = np.bincount(run_verse, minlength=V)
+        n_multi = np.bincount(run_verse[det.lengths >= 2], minlength=V)
+        n_end = np.bincount(syl_verse[det.jj[det.end_pair]], minlength=V)
+    else:
+        n_rhymed = n_runs = n_multi = n_end = np.zeros(V, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        density = n_rhymed / n_syl
+        if weighting == "paper":
+            weight = entropy / n_tok
+        else:
+            weight = np.where(n_tok > 1, entropy / np.log2(np.maximum(n_tok, 2)), 1.0)
+        values = {
+            "rhyme_density": density,
+            "rhyme_density_weighted": density * weight,
+            "end_rhymes_per_line": n_end / np.maximum(lines_per_verse, 1),
+            "multisyllable_share": np.where(n_runs > 0, n_multi / np.maximum(n_runs, 1), 0.0),
+        }
+    undefined = n_syl == 0
+    for name, arr in values.items():
+        arr = np.where(undefined, np.nan, arr)
+        out[name][offset : offset + V] = arr
+    for i in np.flatnonzero(undefined):
+        reasons[offset + i] = (
+            "no words in the verse (empty, or punctuation and emoji only)"
+            if n_tok[i] == 0
+            else "no pronounceable syllables (symbols, emoji or non-Latin script only)"
+        )

@@ -10,7 +10,7 @@ import numpy as np
 
 from creval.corpus.model import Output
 from creval.metrics.base import Measure, MeasureResult, Signature, register_measure
-from creval.rhyme.density import MAX_OFFSET, THRESHOLD, rhyme_density
+from creval.rhyme.density import MAX_OFFSET, THRESHOLD, rhyme_density, rhyme_density_batch
 from creval.rhyme.factor import LOOKBACK, rhyme_factor
 
 DENSITY_NAMES = ("rhyme_density", "rhyme_density_weighted", "end_rhymes_per_line", "multisyllable_share")
@@ -74,19 +74,29 @@ class RhymeDensityMeasure(Measure):
 
     def score(self, outputs: Sequence[Output]) -> MeasureResult:
         p = self.params
-        values = {name: np.full(len(outputs), np.nan) for name in DENSITY_NAMES}
-        notes: list[str] = []
-        best: dict[str, tuple[float, str, Any]] = {}
-        for i, out in enumerate(_progress(list(outputs), "rhyme density")):
-            res = rhyme_density(
-                out.text, threshold=p["threshold"], max_offset=p["max_offset"], weighting=p["weighting"]
-            )
-            for name, value in res.values().items():
-                values[name][i] = value
-            if res.reason:
-                notes.append(f"rhyme_density undefined for output {out.id!r}: {res.reason}")
-            elif res.n_tokens <= _EXAMPLE_WORDS and res.rhyme_density > best.get(out.system, (-1.0,))[0]:
-                best[out.system] = (res.rhyme_density, out.id, res)
+        texts = [o.text for o in outputs]
+        values, reasons = rhyme_density_batch(
+            texts,
+            threshold=p["threshold"],
+            max_offset=p["max_offset"],
+            weighting=p["weighting"],
+            progress=len(texts) >= 5000,
+        )
+        notes = [f"rhyme_density undefined for output {o.id!r}: {r}" for o, r in zip(outputs, reasons) if r]
+        # per system, the densest output of a readable length, shown in the report with its rhymes marked
+        best: dict[str, tuple[float, int]] = {}
+        for i, out in enumerate(outputs):
+            dens = values["rhyme_density"][i]
+            if (
+                not reasons[i]
+                and len(texts[i].split()) <= _EXAMPLE_WORDS
+                and dens > best.get(out.system, (-1.0, 0))[0]
+            ):
+                best[out.system] = (float(dens), i)
+        examples = {}
+        for system, (dens, i) in sorted(best.items()):
+            res = rhyme_density(texts[i], threshold=p["threshold"], max_offset=p["max_offset"])
+            examples[system] = {"output_id": outputs[i].id, "density": dens, "lines": highlight_tokens(res)}
         sigs = {
             "rhyme_density": Signature(
                 "rhyme_density",
@@ -109,10 +119,6 @@ class RhymeDensityMeasure(Measure):
                 "rhyme-words",
                 "cmudict+espeak-ng",
             ),
-        }
-        examples = {
-            system: {"output_id": oid, "density": dens, "lines": highlight_tokens(res)}
-            for system, (dens, oid, res) in sorted(best.items())
         }
         return MeasureResult(values=values, signatures=sigs, notes=notes, artifacts={"examples": examples})
 
