@@ -135,6 +135,11 @@ def test_artist_confusion_with_candidate_lists():
     assert conf.loc["A", "B"] == pytest.approx((1 + 1) / (1 + 1))
     assert conf.loc["A", "C"] == 0.0  # offered once, never confused
     assert np.isnan(conf.loc["B", "C"])  # never offered together
+    as_json = rows.assign(options=['["A", "B"]', '["A", "C"]', None])
+    conf2 = artist_confusion(as_json, options="options")
+    assert conf2.loc["A", "C"] == 0.0 and conf2.loc["A", "B"] == pytest.approx(1.0)
+    with pytest.raises(InputError, match="not a JSON list"):
+        artist_confusion(rows.assign(options=["A|B", "A", "B"]), options="options")
 
 
 def test_raw_agreement_and_item_agreement():

@@ -257,7 +257,8 @@ def artist_confusion(
 
     with :math:`c(a, b)` the responses whose target was *a* and whose pick was *b*, and :math:`p(a, b)` the
     responses whose target was *a* and that offered *b* as a candidate. ``options`` names a column holding each
-    response's candidate artists (a list); without it every artist counts as offered every time. The diagonal
+    response's candidate artists (a list, or a JSON list as a CSV export writes it); without it, or where a row
+    has none, every artist counts as offered. The diagonal
     and pairs never presented together are NaN. Returns a square DataFrame indexed by artist.
     """
     import pandas as pd
@@ -273,7 +274,7 @@ def artist_confusion(
     else:
         seen = set(map(str, frame[target])) | set(map(str, frame[choice]))
         for o in opts or ():
-            seen.update(map(str, o))
+            seen.update(map(str, _option_list(o) or ()))
         names = sorted(seen)
     idx = {a: i for i, a in enumerate(names)}
     m = len(names)
@@ -281,12 +282,15 @@ def artist_confusion(
     p = np.zeros((m, m))
     for r, (t, ch) in enumerate(zip(frame[target].astype(str), frame[choice].astype(str))):
         if t not in idx or ch not in idx:
-            raise InputError(f"responses row {r + 1}: artist {(t if t not in idx else ch)!r} is not in artists")
+            raise InputError(
+                f"responses row {r + 1}: artist {(t if t not in idx else ch)!r} is not in artists"
+            )
         c[idx[t], idx[ch]] += 1
-        if opts is None:
+        offered = _option_list(opts[r]) if opts is not None else None
+        if offered is None:
             p[idx[t], :] += 1
         else:
-            for o in opts[r]:
+            for o in offered:
                 if str(o) in idx:
                     p[idx[t], idx[str(o)]] += 1
     num = c + c.T
@@ -295,6 +299,22 @@ def artist_confusion(
         conf = np.where(den > 0, num / den, np.nan)
     np.fill_diagonal(conf, np.nan)
     return pd.DataFrame(conf, index=names, columns=names)
+
+
+def _option_list(value: Any) -> list[Any] | None:
+    """A response's candidate artists: a list, or a JSON list in a string (CSV export); None when absent."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    if isinstance(value, str):
+        import json
+
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise InputError(f"candidate list {value!r} is not a JSON list") from None
+    if isinstance(value, dict) or not isinstance(value, Sequence | np.ndarray):
+        raise InputError(f"candidate list {value!r} is not a list")
+    return list(value)
 
 
 def item_agreement(
