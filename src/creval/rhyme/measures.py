@@ -82,7 +82,7 @@ class RhymeDensityMeasure(Measure):
             weighting=p["weighting"],
             progress=len(texts) >= 5000,
         )
-        notes = [f"rhyme_density undefined for output {o.id!r}: {r}" for o, r in zip(outputs, reasons) if r]
+        notes = [f"undefined for output {o.id!r}: {r}" for o, r in zip(outputs, reasons) if r]
         # per system, the densest output of a readable length, shown in the report with its rhymes marked
         best: dict[str, tuple[float, int]] = {}
         for i, out in enumerate(outputs):
@@ -150,7 +150,7 @@ class RhymeFactorMeasure(Measure):
             res = rhyme_factor(out.text, lookback=p["lookback"], mode=p["mode"])
             values[i] = res.rhyme_factor
             if res.reason:
-                notes.append(f"rhyme_factor undefined for output {out.id!r}: {res.reason}")
+                notes.append(f"undefined for output {out.id!r}: {res.reason}")
         model = "cmudict+espeak-ng" if p["mode"] == "cmudict" else "espeak-ng-ascii"
         sig = Signature("rhyme_factor", dict(p), "rhyme-words", model)
         return MeasureResult(values={"rhyme_factor": values}, signatures={"rhyme_factor": sig}, notes=notes)
