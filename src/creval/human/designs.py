@@ -521,6 +521,7 @@ def judgements(study_type: str, display: dict, hidden: dict, answer: dict, her_s
         chosen = hidden["candidate_artists"][c]
         out.append({**base, "unit": task_key or hidden["item"], "system": hidden["system"], "criterion": "choice", "value": chosen,
                     "choice_position": c, "target_position": hidden["target_position"],
+                    "candidate_artists": list(hidden["candidate_artists"]),
                     "correct": int(c == hidden["target_position"])})
     elif study_type == "challenge_response":
         for crit in ("fluency", "rhyming"):

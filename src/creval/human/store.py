@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -123,6 +124,8 @@ class Store:
         self.engine = make_engine(url)
         self.clock = clock
         self.is_pg = self.engine.dialect.name == "postgresql"
+        self._studies: dict[str | int, dict] = {}
+        self._write_lock = threading.Lock() if self.engine.dialect.name == "sqlite" else None
         if auto_migrate:
             migrate(self.engine)
 
@@ -138,6 +141,16 @@ class Store:
 
     @contextmanager
     def write(self, study_id: int | None = None) -> Iterator[Connection]:
+        if self._write_lock is not None:
+            # SQLite: queue writers of this process on a lock rather than in SQLite's busy handler, whose
+            # sleeps (up to 100 ms each) would dominate latency under load; other processes still wait in
+            # the busy timeout.
+            with self._write_lock:
+                yield from self._write_tx(study_id)
+        else:
+            yield from self._write_tx(study_id)
+
+    def _write_tx(self, study_id: int | None) -> Iterator[Connection]:
         with self.engine.connect() as conn:
             conn.execution_options(creval_write=True)
             with conn.begin():
@@ -242,11 +255,17 @@ class Store:
         return invites
 
     def study(self, name_or_id: str | int) -> dict:
+        """A study row by name or id (rows never change after creation, so they are cached)."""
+        hit = self._studies.get(name_or_id)
+        if hit is not None:
+            return dict(hit)
         col = m.study.c.id if isinstance(name_or_id, int) else m.study.c.name
         with self.read() as conn:
             row = conn.execute(select(m.study).where(col == name_or_id)).mappings().first()
         if row is None:
             raise InputError(f"no study {name_or_id!r} in this database")
+        row = dict(row)
+        self._studies[row["id"]] = self._studies[row["name"]] = row
         return dict(row)
 
     def studies(self) -> list[dict]:
@@ -419,7 +438,6 @@ class Store:
     def annotator_progress(self, annotator_id: int) -> dict:
         a = self.annotator(annotator_id)
         st = self.study(a["study_id"])
-        now = self.clock()
         with self.read() as conn:
             done = conn.execute(select(func.count()).select_from(m.assignment).where(
                 m.assignment.c.annotator_id == annotator_id, m.assignment.c.status == "done")).scalar_one()
@@ -427,16 +445,12 @@ class Store:
                 total = conn.execute(select(func.count()).select_from(m.plan)
                                      .where(m.plan.c.annotator_id == annotator_id)).scalar_one()
             else:
-                # the pages this annotator could still do: every page minus those full without them
-                n_tasks = conn.execute(select(func.count()).select_from(m.task)
-                                       .where(m.task.c.study_id == st["id"])).scalar_one()
-                full_without = conn.execute(text(
-                    "SELECT count(*) FROM task t WHERE t.study_id = :s AND t.done_count + "
-                    "(SELECT count(*) FROM assignment x WHERE x.task_id = t.id AND x.status = 'active' AND "
-                    "x.lease_expires > :now AND x.annotator_id != :a) >= :k AND NOT EXISTS (SELECT 1 FROM "
-                    "assignment y WHERE y.task_id = t.id AND y.annotator_id = :a AND y.status = 'done')"),
-                    {"s": st["id"], "now": now, "a": annotator_id, "k": st["k"]}).scalar_one()
-                total = n_tasks - full_without
+                # pages still open that this annotator has not done (others' current leases ignored)
+                left = conn.execute(text(
+                    "SELECT count(*) FROM task t WHERE t.study_id = :s AND t.done_count < :k AND NOT EXISTS "
+                    "(SELECT 1 FROM assignment y WHERE y.task_id = t.id AND y.annotator_id = :a "
+                    "AND y.status = 'done')"), {"s": st["id"], "a": annotator_id, "k": st["k"]}).scalar_one()
+                total = done + left
         return {"done": done, "total": max(total, done)}
 
     def progress(self, study_name: str | int) -> dict:

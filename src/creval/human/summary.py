@@ -4,8 +4,8 @@ Scores:
 
 - every study: the mean value and count of each criterion per system (and per guidelines condition when the
   study split annotators into with/without examples), computed from the tidy judgements;
-- the study-specific scores of :mod:`creval.human.results` when that module provides them (fluency/coherence
-  shares, style-matching Match%, Match_A% and confusion, acceptable share, HER summaries).
+- the study-specific scores of :mod:`creval.human.results`: fluency/coherence (Potash eq. 1), style-matching
+  Match%, Match_A% and artist confusion, the acceptable share (Addanki & Wu), HER per system and per line.
 
 Agreement (:mod:`creval.agreement`), over the unit x rater matrices of :mod:`creval.human.export`:
 
@@ -103,7 +103,7 @@ def _score_rows(rows: list[dict], by_condition: bool) -> list[list[Any]]:
     out = []
     for (system, cond, crit), vals in sorted(acc.items(), key=lambda kv: tuple(str(x) for x in kv[0])):
         mean = sum(vals) / len(vals)
-        sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) if len(vals) > 1 else math.nan
+        sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) if len(vals) > 1 else "—"
         row = [system, crit, mean, sd, len(vals)]
         if by_condition:
             row.insert(1, cond)
@@ -111,39 +111,47 @@ def _score_rows(rows: list[dict], by_condition: bool) -> list[list[Any]]:
     return out
 
 
-def _study_specific(study_type: str, rows: list[dict]) -> tuple[list[dict], list[str]]:
-    """Tables from creval.human.results (the study-specific scores), when that module provides them."""
+def _table(title: str, frame: Any, index: bool = True) -> dict:
+    if index and (frame.index.name is not None or any(n is not None for n in frame.index.names)):
+        frame = frame.reset_index()
+    elif index and title.startswith("Artist confusion"):
+        frame = frame.reset_index().rename(columns={"index": "artist"})
+    return {"title": title, "columns": [str(c) for c in frame.columns],
+            "rows": [[_plain(v) for v in row] for row in frame.itertuples(index=False)]}
+
+
+def _study_specific(study_type: str, rows: list[dict], texts: dict[str, list[str]]) -> tuple[list[dict], list[str]]:
+    """Tables from :mod:`creval.human.results` (the study-specific scores of each paper)."""
+    import pandas as pd
+
+    from creval.human import results as R
+
+    flat = []
+    for r in rows:
+        d = {k: v for k, v in r.items() if k != "extra"}
+        d.update(r.get("extra") or {})
+        flat.append(d)
+    frame = pd.DataFrame(flat)
     tables: list[dict] = []
     notes: list[str] = []
     try:
-        from creval.human import results as R
-    except ImportError:
-        return tables, ["study-specific scores (creval.human.results) are not available in this installation"]
-    import pandas as pd
-
-    frame = pd.DataFrame(rows)
-    fns = {
-        "fluency_coherence": ("fluency_coherence_scores", "Fluency and coherence per system"),
-        "style_matching": ("style_matching_scores", "Style matching per system"),
-        "challenge_response": ("challenge_response_scores", "Acceptable share per system"),
-        "side_by_side": ("side_by_side_scores", "Side-by-side ratings per system"),
-        "post_editing": ("her_summary", "HER per system"),
-    }
-    name, title = fns[study_type]
-    fn = getattr(R, name, None)
-    if fn is None:
-        notes.append(f"creval.human.results.{name} is not available yet")
-        return tables, notes
-    try:
-        res = fn(frame)
-    except Exception as exc:  # a scoring helper's own error must not take the page down
-        notes.append(f"{name} failed: {exc.__class__.__name__}: {exc}")
-        return tables, notes
-    for t_title, t in (res.items() if isinstance(res, dict) else [(title, res)]):
-        if hasattr(t, "reset_index") and hasattr(t, "columns"):
-            t = t.reset_index() if t.index.name or getattr(t.index, "names", [None])[0] else t
-            tables.append({"title": str(t_title), "columns": [str(c) for c in t.columns],
-                           "rows": [[_plain(v) for v in row] for row in t.itertuples(index=False)]})
+        if study_type == "fluency_coherence":
+            scores = R.fluency_coherence_scores(frame, texts=texts)
+            tables.append(_table("Fluency and coherence per system (Potash et al. eq. 1: strong 1, weak 0.5; "
+                                 "mean over verses)", R.fluency_coherence_summary(scores)))
+        elif study_type == "style_matching":
+            tables.append(_table("Style matching per system (match = Match%/100, match_agreed = Match_A%/100)",
+                                 R.style_matching(frame, by="system")))
+            tables.append(_table("Artist confusion (symmetric, Potash et al.)",
+                                 R.artist_confusion(frame, options="candidate_artists")))
+        elif study_type == "challenge_response":
+            by = ["system", "criterion"] + (["condition"] if frame["condition"].nunique() > 1 else [])
+            tables.append(_table("Acceptable or better (Addanki & Wu)", R.acceptable_share(frame, by=by)))
+        elif study_type == "post_editing":
+            tables.append(_table("HER per system", R.her_summary(frame)))
+            tables.append(_table("HER per line position", R.her_per_line(frame)))
+    except Exception as exc:  # a scoring function's refusal must not take the results page down
+        notes.append(f"study scores could not be computed: {exc.__class__.__name__}: {exc}")
     return tables, notes
 
 
@@ -175,7 +183,9 @@ def study_results(store, study: str | int) -> dict[str, Any]:
     if by_condition:
         cols.insert(1, "guidelines")
     tables.append({"title": "Mean judgement per system", "columns": cols, "rows": _score_rows(rows, by_condition)})
-    extra, extra_notes = _study_specific(st["type"], rows)
+    texts = {t["hidden"].get("item"): t["display"]["lines"] for t in store.tasks(study)} \
+        if st["type"] == "fluency_coherence" else {}
+    extra, extra_notes = _study_specific(st["type"], rows, texts)
     tables.extend(extra)
     notes.extend(extra_notes)
     tables.append({"title": "Agreement", "columns": ["criterion", "statistic", "value", "n", "note"],
