@@ -105,7 +105,9 @@ class BertScorer:
         self.baseline = read_baseline(self.baseline_path, self.layer) if self.baseline_path else None
         self._device = device
         self._model = None
+        self._full = None
         self._tok = None
+        self.n_layers = 0
 
     # -- model -------------------------------------------------------------------------------------------------
     def _load(self) -> None:
@@ -123,13 +125,25 @@ class BertScorer:
             raise InputError(f"BERTScore model directory not found: {self.model_dir}")
         self._tok = AutoTokenizer.from_pretrained(str(self.model_dir), local_files_only=True, use_fast=True)
         model = AutoModel.from_pretrained(str(self.model_dir), local_files_only=True)
-        n_layers = len(model.encoder.layer)
-        if not 0 <= self.layer <= n_layers:
-            raise InputError(f"layer must be between 0 and {n_layers} for {self.model_dir.name}, not {self.layer}")
+        self.n_layers = len(model.encoder.layer)
+        if not 0 <= self.layer <= self.n_layers:
+            raise InputError(f"layer must be between 0 and {self.n_layers} for {self.model_dir.name}, "
+                             f"not {self.layer}")
+        # as bert_score does: keep the first `layer` transformer layers, use the last hidden state
+        model.encoder.layer = torch.nn.ModuleList(list(model.encoder.layer)[: self.layer])
         model.eval()
         device = self._device or ("cuda" if torch.cuda.is_available() else "cpu")
         self._model = model.to(device)
         self._device = device
+
+    def _full_model(self) -> Any:
+        """The untruncated model, for embeddings of several layers at once (baselines)."""
+        if self._full is None:
+            from transformers import AutoModel
+
+            self._full = AutoModel.from_pretrained(str(self.model_dir), local_files_only=True).eval()
+            self._full = self._full.to(self._device)
+        return self._full
 
     @property
     def model_id(self) -> str:
@@ -158,8 +172,7 @@ class BertScorer:
         ids = self.encode_ids(uniq)
         order = sorted(range(len(uniq)), key=lambda i: -len(ids[i]))
         out: dict[str, Embedded] = {}
-        top = max(layers)
-        all_hidden = len(layers) > 1 or top != len(self._model.encoder.layer)
+        all_hidden = layers != [self.layer]
         pad = self._tok.pad_token_id
         batches = range(0, len(order), self.batch_size)
         bar = _progress(self.progress, len(order), "BERTScore embeddings")
@@ -173,7 +186,7 @@ class BertScorer:
                     x[row, : len(ids[i])] = torch.tensor(ids[i], dtype=torch.long)
                     mask[row, : len(ids[i])] = 1
                 x, mask = x.to(self._device), mask.to(self._device)
-                hidden = self._forward(x, mask, top, all_hidden)
+                hidden = self._forward(x, mask, all_hidden)
                 for layer in layers:
                     h = hidden[layer]
                     h = h / torch.norm(h, dim=-1, keepdim=True)
@@ -187,19 +200,10 @@ class BertScorer:
             bar.close()
         return out
 
-    def _forward(self, x: Any, mask: Any, top: int, all_hidden: bool) -> dict[int, Any]:
-        model = self._model
+    def _forward(self, x: Any, mask: Any, all_hidden: bool) -> dict[int, Any]:
         if not all_hidden:
-            return {top: model(x, attention_mask=mask)[0]}
-        # run the embedding layer and the first `top` transformer layers, keeping every layer's output
-        saved = model.encoder.layer
-        try:
-            import torch
-
-            model.encoder.layer = torch.nn.ModuleList(list(saved)[:top])
-            out = model(x, attention_mask=mask, output_hidden_states=True)
-        finally:
-            model.encoder.layer = saved
+            return {self.layer: self._model(x, attention_mask=mask)[0]}
+        out = self._full_model()(x, attention_mask=mask, output_hidden_states=True)
         return dict(enumerate(out.hidden_states))
 
     # -- scores ------------------------------------------------------------------------------------------------
@@ -378,7 +382,7 @@ def build_baseline(
     b = np.where(b >= a, b + 1, b)  # never a line with itself
     scorer = scorer or BertScorer()
     scorer._load()
-    n_layers = len(scorer._model.encoder.layer)
+    n_layers = scorer.n_layers
     res = scorer.score([pool[i] for i in a], [[pool[j]] for j in b], layers=list(range(n_layers + 1)))
     rows = []
     for layer in range(n_layers + 1):
