@@ -26,6 +26,14 @@ def test_worked_examples():
     assert rhyme_factor("money money").rhyme_factor == 0.0
 
 
+def test_repeated_phrase_is_not_a_long_rhyme():
+    # AY AA AH IY | AY AA AH IY: honey/money match back 4 vowels, but "got"/"got" and "I"/"I" are the same
+    # words, so the rhyme stops after 2; the repeated words themselves score 0 -> (0 + 0 + 0 + 0 + 2) / 5
+    r = rhyme_factor("I got money\nI got honey")
+    assert r.lengths.tolist() == [0, 0, 0, 0, 2]
+    assert r.rhyme_factor == pytest.approx(0.4)
+
+
 def test_rhyme_across_word_boundary():
     # "fly guy" / "sky high": the run goes back across words (AY AY against AY AY)
     assert rhyme_factor("fly guy sky high").lengths.tolist()[-1] >= 2
@@ -33,6 +41,7 @@ def test_rhyme_across_word_boundary():
 
 def _loop_definition(words, vowels, lookback):
     stream = [v for vs in vowels for v in vs]
+    owner = [w for w, vs in enumerate(vowels) for _ in vs]
     ends = []
     total = 0
     for vs in vowels:
@@ -47,6 +56,9 @@ def _loop_definition(words, vowels, lookback):
             p1, p2 = ends[m], ends[i]
             length = 0
             while length <= p1 and length < p2 - p1 and stream[p1 - length] == stream[p2 - length]:
+                a, b = owner[p1 - length], owner[p2 - length]
+                if a < m and b < i and words[a] == words[b]:
+                    break  # both sides reached identical earlier words
                 length += 1
             best = max(best, 0 if length == 1 else length)
         scores.append(best)

@@ -9,7 +9,8 @@ before it) is the number of vowels that agree going backward from both word ends
     \\ell(m, i) = \\max\\{\\,l : V_{p_m - t} = V_{p_i - t}\\ \\forall t < l\\,\\},\\quad
     l \\le p_i - p_m,\\ l \\le p_m + 1
 
-(so a rhyme may reach back across word boundaries, but the two halves never overlap); identical words and
+(so a rhyme may reach back across word boundaries, but the two halves never overlap, and it stops before a
+pair of identical earlier words, so a repeated phrase is not a long rhyme); identical rhyme-final words and
 rhymes of length 1 count 0. The word's rhyme length is :math:`\\max_m \\ell(m, i)` and the verse's rhyme
 factor is the mean over its words after the first:
 
@@ -73,13 +74,13 @@ def _cmudict_stream(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
     return kept, vowels
 
 
-def _espeak_stream(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
+def _espeak_stream(lines: Sequence[str]) -> tuple[list[str], list[list[str]], list[str]]:
     from creval.phonetics.g2p import espeak_ascii
 
     seen: set[str] = set()
     uniq: list[str] = []
     for line in lines:
-        clean = re.sub(r"[^\w\n]+", " ", line.lower()).strip()
+        clean = re.sub(r"[^\w'\u2019\n]+", " ", line).strip()
         if clean and clean in seen:
             continue
         seen.add(clean)
@@ -87,22 +88,25 @@ def _espeak_stream(lines: Sequence[str]) -> tuple[list[str], list[list[str]]]:
             uniq.append(clean)
     kept: list[str] = []
     vowels: list[list[str]] = []
+    full: list[str] = []
     for line in uniq:
         phon = espeak_ascii(line).replace("'", "").replace(",", "")
         for word in phon.split():
             vs: list[str] = []
             last = -1
-            prev = ""
             for i, ch in enumerate(word):
-                if ch in _ESPEAK_VOWELS:
-                    if ch != prev:
-                        vs.append(_ESPEAK_MAP.get(ch, ch))
+                c = _ESPEAK_MAP.get(ch, ch)
+                if c in _ESPEAK_VOWELS or c in "oie":
                     last = i
-                prev = ch
+                    # a vowel letter repeated (the raw letter before equals this mapped one) counts once
+                    if i > 0 and word[i - 1] == c:
+                        continue
+                    vs.append(c)
             if vs:
                 kept.append(word[: last + 1])
                 vowels.append(vs)
-    return kept, vowels
+                full.append(word)
+    return kept, vowels, full
 
 
 def rhyme_factor(
@@ -115,8 +119,11 @@ def rhyme_factor(
     if lookback < 1:
         raise ValueError("lookback must be at least 1")
     lines = verse_text.split("\n") if isinstance(verse_text, str) else list(verse_text)
-    kept, vowel_lists = (_cmudict_stream if mode == "cmudict" else _espeak_stream)(lines)
-    return factor_from_vowels(kept, vowel_lists, lookback=lookback, mode=mode)
+    if mode == "cmudict":
+        kept, vowel_lists = _cmudict_stream(lines)
+        return factor_from_vowels(kept, vowel_lists, lookback=lookback, mode=mode)
+    kept, vowel_lists, full = _espeak_stream(lines)
+    return factor_from_vowels(kept, vowel_lists, lookback=lookback, mode=mode, full_words=full)
 
 
 def factor_from_vowels(
@@ -125,10 +132,16 @@ def factor_from_vowels(
     *,
     lookback: int = LOOKBACK,
     mode: str = "cmudict",
+    full_words: Sequence[str] | None = None,
 ) -> FactorResult:
-    """Rhyme factor from words (compared for identity) and their vowel sequences; vectorised over all
-    (word, earlier word) pairs and vowel offsets."""
+    """Rhyme factor from words and their vowel sequences, vectorised over all (word, earlier word) pairs.
+
+    ``kept`` decides whether two rhyme-final words are identical (such a pair scores 0); ``full_words``
+    (default ``kept``) decides whether two *earlier* words a rhyme reaches back through are identical: a rhyme
+    stops before a pair of identical earlier words, as in Raplyzer (``I got money`` / ``I got honey`` rhymes
+    money/honey, not the repeated ``I got``)."""
     kept = list(kept)
+    full = list(full_words) if full_words is not None else kept
     W = len(kept)
     if W < 2:
         empty = np.zeros(0, dtype=np.int64)
@@ -136,9 +149,13 @@ def factor_from_vowels(
         return FactorResult(float("nan"), W, empty, empty.copy(), kept, mode, reason)
     codes: dict[str, int] = {}
     stream = np.fromiter((codes.setdefault(v, len(codes)) for vs in vowel_lists for v in vs), dtype=np.int64)
-    ends = np.cumsum([len(vs) for vs in vowel_lists]) - 1
+    n_vowels = np.array([len(vs) for vs in vowel_lists])
+    ends = np.cumsum(n_vowels) - 1
     word_ids = {w: i for i, w in enumerate(dict.fromkeys(kept))}
     wid = np.array([word_ids[w] for w in kept])
+    full_ids = {w: i for i, w in enumerate(dict.fromkeys(full))}
+    fid = np.array([full_ids[w] for w in full])
+    vowel_word = np.repeat(fid, n_vowels)  # full-word id of the word each vowel belongs to
 
     # pairs (m, i): word i against each of the lookback words before it
     i_idx = np.arange(1, W)[:, None]
@@ -149,18 +166,28 @@ def factor_from_vowels(
     p2 = np.broadcast_to(ends[i_idx], p1.shape)
     d = p2 - p1
     dmax = int(d[ok].max()) if ok.any() else 1
-    # run[d-1, p]: number of consecutive equal vowels ending at (p, p + d), going backward
+    # per vowel offset: run[d-1, p] = consecutive equal vowels ending at (p, p + d) going backward;
+    # back[d-1, p] = distance back from p to the nearest q <= p whose words at (q, q + d) are identical
     n = stream.size
+    idx = np.arange(n)
+    big = n + 1
     run = np.zeros((dmax, n), dtype=np.int64)
+    back = np.full((dmax, n), big, dtype=np.int64)
     for off in range(1, dmax + 1):
         eq = np.zeros(n, dtype=bool)
         eq[: n - off] = stream[: n - off] == stream[off:]
-        # run length of True ending at each position
-        idx = np.arange(n)
         last_false = np.maximum.accumulate(np.where(~eq, idx, -1))
         run[off - 1] = np.where(eq, idx - last_false, 0)
+        same = np.zeros(n, dtype=bool)
+        same[: n - off] = vowel_word[: n - off] == vowel_word[off:]
+        last_same = np.maximum.accumulate(np.where(same, idx, -big))
+        back[off - 1] = np.minimum(idx - last_same, big)
     dc = np.clip(d, 1, dmax)
-    length = np.minimum(np.minimum(run[dc - 1, p1], d), p1 + 1)
+    # blocking starts once both sides have left their own words: t >= max(vowels of m, vowels of i)
+    reach = np.maximum(n_vowels[mc], np.broadcast_to(n_vowels[i_idx], mc.shape))
+    q = p1 - reach
+    blocked_at = np.where(q >= 0, back[dc - 1, np.maximum(q, 0)] + reach, big)
+    length = np.minimum.reduce([run[dc - 1, p1], blocked_at, d, p1 + 1])
     length = np.where(ok & (d >= 1) & (wid[mc] != wid[i_idx]), length, 0)
     length[length == 1] = 0
     best = length.max(axis=1)
