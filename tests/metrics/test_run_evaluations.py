@@ -1,0 +1,56 @@
+"""run_evaluations(): the documented example of the original lyrics evaluation module, and bad input."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import creval
+from creval.errors import InputError
+from creval.evaluations import FIELDS, bleu_field, rouge_field, run_evaluations
+
+EXAMPLE = ("My cat is a cute cat.", ["He is also fat.", "He likes rats.", "I hope he can rap."],
+           "He is not that fat.")
+
+
+def test_documented_example_holds_exactly():
+    scores = creval.run_evaluations(*EXAMPLE)
+    assert list(scores) == list(FIELDS)
+    assert scores["grammar_score"] == 0.0
+    assert scores["rhyme"] is True
+    assert scores["bleu_score"] == 0.3872983346207417
+    assert scores["rouge_score"] == 0.6666666617283951
+    assert 0 < scores["bert_score"] <= 1
+    assert scores["ld_score"] == 1.0
+    assert scores["plagiarism"] is False
+
+
+def test_fields_match_the_reference_libraries():
+    import warnings
+
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+    from rouge import Rouge
+
+    refs, gen = EXAMPLE[1], "the cat and the hat and the bat"
+    toks = gen.lower().split()
+    order = len(toks) // 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = sentence_bleu([r.lower().split() for r in refs], toks, weights=[1 / order] * order,
+                                 smoothing_function=SmoothingFunction().method4, auto_reweigh=True)
+    assert bleu_field(refs, gen) == expected
+    assert rouge_field(refs, gen) == max(Rouge().get_scores(gen, r)[0]["rouge-1"]["f"] for r in refs)
+    assert rouge_field(refs, gen, "rougeL") == max(Rouge().get_scores(gen, r)[0]["rouge-l"]["f"] for r in refs)
+
+
+def test_bad_and_edge_inputs():
+    empty = run_evaluations("My cat", ["a"], "")
+    assert all(isinstance(v, float) and math.isnan(v) for v in empty.values())
+    with pytest.raises(InputError, match="must not be empty"):
+        run_evaluations("My cat", [], "a cat")
+    with pytest.raises(InputError, match="list of strings"):
+        run_evaluations("My cat", "a cat", "a cat")
+    one = run_evaluations("My cat", ["a hat"], "hat", bert=False)  # one token: BLEU order 1, no crash
+    assert one["bleu_score"] == 1.0 and math.isnan(one["bert_score"])
+    assert run_evaluations("x", ["He is NOT that fat"], "He is not that fat.", bert=False)["plagiarism"] is True
