@@ -72,7 +72,7 @@ def test_repetition_worked_examples():
     # "the cat sat" repeated: every token covered
     assert duplicate_ngram_char_fraction([["the", "cat", "sat", "the", "cat", "sat"]], 3)[0] == 1.0
     # 100k tokens: vectorised, no quadratic blow-up
-    big = ["w%d" % (i % 1000) for i in range(100_000)]
+    big = [f"w{i % 1000}" for i in range(100_000)]
     assert duplicate_ngram_char_fraction([big], 5)[0] == 1.0
 
 
