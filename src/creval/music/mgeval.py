@@ -100,7 +100,7 @@ def kde(sample: np.ndarray, points: np.ndarray, *, method: str = "auto") -> np.n
     r"""Gaussian kernel density estimate of ``sample`` at ``points``:
     :math:`\hat p(x) = \frac{1}{n h \sqrt{2\pi}} \sum_i e^{-(x - x_i)^2 / 2h^2}`, Scott's bandwidth.
 
-    ``method``: ``"exact"`` (``scipy.stats.gaussian_kde``), ``"binned"`` (linear binning + FFT) or ``"auto"``
+    ``method``: ``"exact"`` (the full sum, equal to ``scipy.stats.gaussian_kde``), ``"binned"`` (linear binning + FFT) or ``"auto"``
     (exact while n × len(points) ≤ :data:`EXACT_LIMIT`). Raises :class:`~creval.errors.UndefinedValue` for a
     constant sample."""
     from creval.errors import UndefinedValue
@@ -112,12 +112,22 @@ def kde(sample: np.ndarray, points: np.ndarray, *, method: str = "auto") -> np.n
     if method == "auto":
         method = "exact" if len(sample) * len(points) <= EXACT_LIMIT else "binned"
     if method == "exact":
-        from scipy.stats import gaussian_kde
-
-        return gaussian_kde(sample)(points)
+        return _exact_kde(sample, points)
     if method != "binned":
         raise InputError(f"unknown KDE method {method!r}; use auto, exact or binned")
     return _binned_kde(sample, points)
+
+
+def _exact_kde(sample: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The exact Gaussian KDE sum (what ``scipy.stats.gaussian_kde`` computes in 1-D), in blocks of points."""
+    h = scott_bandwidth(sample)
+    norm = 1.0 / (len(sample) * h * math.sqrt(2 * math.pi))
+    out = np.empty(len(points))
+    block = max(1, 2_000_000 // max(len(sample), 1))
+    for start in range(0, len(points), block):
+        z = (points[start:start + block, None] - sample[None, :]) / h
+        out[start:start + block] = np.exp(-0.5 * z * z).sum(axis=1) * norm
+    return out
 
 
 def _binned_kde(sample: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -129,9 +139,7 @@ def _binned_kde(sample: np.ndarray, points: np.ndarray) -> np.ndarray:
     m = _FINE
     delta = (hi - lo) / (m - 1)
     if h / delta < 2.0:  # bandwidth too narrow for the grid: fall back to exact
-        from scipy.stats import gaussian_kde
-
-        return gaussian_kde(sample)(points)
+        return _exact_kde(sample, points)
     pos = (sample - lo) / delta
     left = np.floor(pos).astype(np.int64)
     frac = pos - left
