@@ -5,6 +5,8 @@ from pathlib import Path
 import numpy as np
 import pretty_midi
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from creval.errors import InputError
 from creval.music.features import extract_features, piece_notes
@@ -131,3 +133,23 @@ def test_refuses_absurd_bar_count(midi_writer) -> None:
     path = midi_writer("huge.mid", [(0, 1, 60), (500_000, 1, 60)], time_signatures=((0, 1, 16),))
     with pytest.raises(InputError, match="more than 100000 bars"):
         read_piece(path)
+
+
+# ------------------------------------------------------------------------------------- fuzzed bad input
+
+_HEADER = b"MThd\x00\x00\x00\x06\x00\x01\x00\x01\x01\xe0MTrk"
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.binary(max_size=200), st.booleans())
+def test_random_bytes_are_read_or_refused_cleanly(tmp_path: Path, data: bytes, with_header: bool) -> None:
+    path = tmp_path / "fuzz.mid"
+    body = (_HEADER + len(data).to_bytes(4, "big") + data) if with_header else data
+    path.write_bytes(body)
+    try:
+        piece = read_piece(path)
+    except InputError as exc:
+        assert "fuzz.mid" in str(exc)
+        return
+    for track in piece.tracks:
+        assert (track.duration >= 0).all() and ((track.pitch >= 0) & (track.pitch <= 127)).all()
