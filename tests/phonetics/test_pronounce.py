@@ -116,3 +116,24 @@ def test_ipa_mapping():
 
 def test_candidates_do_not_repeat_the_word():
     assert "dog" not in list(candidates("dog"))
+
+
+def test_g2p_agrees_with_cmudict_on_a_sample():
+    """The espeak fallback on words CMUdict knows (many are rare names, hard for any G2P): measured over 3,000
+    random entries, the rhyme part equals one CMUdict variant for 64 % of words and the syllable count for
+    95 %; this deterministic sample gives similar figures."""
+    from creval.phonetics import cmu, syllabify
+    from creval.phonetics.g2p import g2p_batch
+    from creval.rhyme.pairs import rhyme_part
+
+    d = cmu()
+    words = [w for w in sorted(d) if w.isalpha() and len(w) > 2][::300]
+    assert len(words) > 300
+    guessed = g2p_batch(words)
+    same_part = sum(any(rhyme_part(v) == rhyme_part(g) for v in d[w]) for w, g in zip(words, guessed))
+    same_sylls = sum(
+        any(len(syllabify(v)) == len(syllabify(g)) for v in d[w]) for w, g in zip(words, guessed)
+    )
+    print(f"rhyme part {same_part / len(words):.3f}, syllables {same_sylls / len(words):.3f}")
+    assert same_part / len(words) >= 0.55
+    assert same_sylls / len(words) >= 0.9

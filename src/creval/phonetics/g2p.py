@@ -82,23 +82,31 @@ def available() -> bool:
 
 
 def ipa_to_arpabet(ipa: str) -> tuple[str, ...]:
-    """Map espeak IPA (phones separated by spaces, stress marks before the stressed vowel) to ARPAbet."""
+    """Map espeak IPA (phones separated by spaces, stress marks before the stressed vowel) to ARPAbet.
+
+    Clean-ups toward CMUdict's conventions: ``iə`` is ``IY AH`` (``IH`` before ``ɹ``: *zero*); an ``R`` right
+    after ``ER`` or a repeated consonant (espeak writes ``ʊɹ ɹ``) is dropped."""
     out: list[str] = []
-    for token in ipa.split():
+    tokens = ipa.split()
+    for n, token in enumerate(tokens):
         stress = 0
         if "ˈ" in token:
             stress = 1
         elif "ˌ" in token:
             stress = 2
         token = token.replace("ˈ", "").replace("ˌ", "")
-        phones = IPA_TO_ARPA.get(token)
-        if phones is None:
-            phones = _segment(token)
+        if token == "iə":
+            following = tokens[n + 1] if n + 1 < len(tokens) else ""
+            phones: tuple[str, ...] = ("IH",) if following.startswith("ɹ") else ("IY", "AH")
+        else:
+            phones = IPA_TO_ARPA.get(token) or _segment(token)
         first_vowel = True
         for ph in phones:
             if ph in _VOWELS:
                 out.append(f"{ph}{stress if first_vowel else 0}")
                 first_vowel = False
+            elif out and (out[-1] == ph or (ph == "R" and out[-1].startswith("ER"))):
+                continue
             else:
                 out.append(ph)
     return tuple(out)

@@ -31,7 +31,8 @@ a subtractive rhyme of ``dude``).
 
 Decisions: stress digits are ignored inside the rhyme part (its first vowel is stressed by construction);
 ``AO`` and ``AA`` count as one vowel (the cot–caught merger of General American; CMUdict itself writes
-``dog`` with AO and ``frog`` with AA); ``ER`` right after AY/AW/OY counts as ``R`` (CMUdict has both
+``dog`` with AO and ``frog`` with AA); unstressed IH, UH and AH are one
+vowel (schwa; CMUdict writes *taxes* with AH0 and *axis* with IH0); ``ER`` right after AY/AW/OY counts as ``R`` (CMUdict has both
 ``F AY1 ER0`` for *fire* and ``AE0 D M AY1 R`` for *admire*); every pronunciation variant CMUdict lists is tried and a type holds
 when it holds for any pair of variants; identical words are perfect rhymes of each other.
 """
@@ -59,6 +60,8 @@ RHYME_TYPES: tuple[str, ...] = (
 VOWEL_MERGE: dict[str, str] = {"AO": "AA"}
 #: Diphthongs after which CMUdict writes an r-coloured ending either as ``ER0`` or as ``R``.
 _GLIDING = frozenset({"AY", "AW", "OY"})
+#: Vowels that are all schwa when unstressed.
+_REDUCED = frozenset({"IH", "UH", "AH"})
 
 Part = tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]
 """A rhyme part as (vowels, consonant cluster after each vowel)."""
@@ -80,6 +83,8 @@ def rhyme_part(phones: Sequence[str], syllables: int | None = None) -> tuple[str
         b = base(p)
         if b == "ER" and out and out[-1] in _GLIDING:
             b = "R"  # fire F AY1 ER0 ~ admire ... AY1 R: CMUdict writes both
+        elif b in _REDUCED and p.endswith("0"):
+            b = "AH"  # unstressed IH/UH/AH are all schwa: taxes AH0 ~ axis IH0
         out.append(VOWEL_MERGE.get(b, b))
     return tuple(out)
 
