@@ -108,3 +108,10 @@ def test_bootstrap_bad_input():
         bootstrap_ci([1, 2, 3], np.mean, cluster="item")
     with pytest.raises(InputError, match="confidence"):
         bootstrap_ci([1, 2, 3], np.mean, confidence=95)
+
+
+def test_bootstrap_progress_bar_does_not_change_the_result():
+    data = np.random.default_rng(2).normal(size=25)
+    quiet = bootstrap_ci(data, np.mean, n_resamples=200, seed=4, progress=False)
+    shown = bootstrap_ci(data, np.mean, n_resamples=200, seed=4, progress=True)
+    assert quiet.ci == shown.ci

@@ -86,6 +86,8 @@ def as_array(data: Any, what: str, dtype: Any = None) -> np.ndarray:
             arr = np.asarray(raw, dtype=object)
         except (ValueError, TypeError) as exc2:
             raise InputError(f"{what} is not a rectangular table: {exc2}") from None
+    if dtype is not None and arr.dtype.kind == "f" and np.isinf(arr).any():
+        raise InputError(f"{what}: infinite value (use NaN for a missing rating)")
     if arr.dtype.kind not in "fiub":
         if dtype is None and arr.dtype.kind != "O":
             arr = arr.astype(object)
@@ -187,7 +189,7 @@ def _small_int_codes(present: np.ndarray) -> tuple[np.ndarray, np.ndarray] | Non
     if present.dtype.kind == "b":
         present = present.astype(np.int64)
     lo, hi = present.min(), present.max()
-    if hi - lo > 65536:
+    if not (np.isfinite(lo) and np.isfinite(hi)) or hi - lo > 65536:
         return None
     if present.dtype.kind == "f" and not np.array_equal(present, np.floor(present)):
         return None

@@ -88,6 +88,8 @@ def krippendorff_alpha(
                 if level != "ordinal":
                     raise InputError(f"{level} alpha needs numeric values (NaN for missing)") from None
                 arr = arr.astype(object)
+        if arr.dtype.kind == "f" and np.isinf(arr).any():
+            raise InputError("reliability_data: infinite value (use NaN for a missing value)")
         if level == "ratio" and arr.dtype.kind == "f" and (arr[~np.isnan(arr)] < 0).any():
             raise InputError("ratio alpha needs values >= 0")
         if arr.dtype.kind == "f" and level in ("interval", "ratio") and value_domain is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,7 @@ def bootstrap_ci(
     cluster: str | None = None,
     vectorized: bool = False,
     name: str = "bootstrap",
+    progress: bool | None = None,
 ) -> StatResult:
     r"""Nonparametric bootstrap CI of ``statistic(data)`` (Efron & Tibshirani 1993, *An Introduction to the
     Bootstrap*, ch. 13-14).
@@ -42,6 +44,8 @@ def bootstrap_ci(
     (bias-corrected and accelerated, eq. 14.10), with the acceleration from the jackknife over rows (clusters).
     Replicates where the statistic is undefined (NaN) are dropped and counted in ``detail["undefined"]``.
     ``seed`` makes the result reproducible (default 0). Undefined when the statistic is undefined on the data.
+    A progress bar (rich, on stderr, removed when done) appears when the resamples look like taking more than
+    about two seconds (judged from the time of the statistic on the data); ``progress=True/False`` forces it.
     """
     from scipy.stats import norm
 
@@ -53,7 +57,9 @@ def bootstrap_ci(
         raise InputError(f"n_resamples must be >= 1, got {n_resamples!r}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     take, n_units = _sampler(data, cluster)
+    started = time.perf_counter()
     theta = float(statistic(data))
+    per_call = time.perf_counter() - started
     if n_units == 0:
         return StatResult.undefined(name, "no data to resample", 0)
     if math.isnan(theta):
@@ -64,7 +70,13 @@ def bootstrap_ci(
             raise InputError("vectorized=True needs a numpy array and no cluster")
         reps = np.asarray(statistic(data[idx]), dtype=float)
     else:
-        reps = np.fromiter((statistic(take(row)) for row in idx), dtype=float, count=n_resamples)
+        rows: Any = idx
+        show = progress if progress is not None else per_call * n_resamples > 2.0
+        if show:
+            from rich.progress import track
+
+            rows = track(idx, description=f"bootstrap {name}", total=n_resamples, transient=True)
+        reps = np.fromiter((statistic(take(row)) for row in rows), dtype=float, count=n_resamples)
     good = ~np.isnan(reps)
     undefined = int((~good).sum())
     reps = reps[good]
