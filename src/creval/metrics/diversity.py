@@ -157,5 +157,5 @@ class DiversityMeasure(Measure):
                 }
             )
         if not rows:
-            notes.append("diversity: no input_id has two or more outputs from one system; nothing to compare")
+            notes.append("no input_id has two or more outputs from one system; nothing to compare")
         return MeasureResult(rows=rows, signatures={"diversity": self.signature()}, notes=notes)
