@@ -56,3 +56,10 @@ def test_end_words_against_chicago_gold(shared_data):
             assert precision >= 0.9 and recall >= 0.7
         else:
             assert precision >= 0.68 and recall >= 0.7
+
+
+def test_check_rhyme_is_symmetric():
+    lines = ["I walk the dog", "he's a cog", "do", "the dude", "master", "matter", "21", "fun", "I beg",
+             "a tree", "keep rhymin'", "timing", "😀", ""]  # fmt: skip
+    for a, b in itertools.product(lines, lines):
+        assert check_rhyme(a, b) == check_rhyme(b, a), (a, b)

@@ -23,13 +23,14 @@ input such as a 50,000-word line). A run counts as a rhyme when it contains a pa
 unstressed matches before its first stressed pair are dropped (a rhyme starts on a stressed syllable).
 Runs do not cross line ends.
 
-* ``rhyme_density`` = rhymed syllables / all syllables (H&B 2010, "Rhyme Density", Table 1).
+* ``rhyme_density`` = rhymed syllables / all syllables (H&B 2010, "Using automated rhyme detection to
+  characterize rhyming style in rap music").
 * ``end_rhymes_per_line`` = lines whose last syllable rhymes with the last syllable of the line before,
   / number of lines.
 * ``multisyllable_share`` = rhymes of two or more syllables / all rhymes.
 * ``rhyme_density_weighted`` = density × :math:`H / N` with :math:`H` the entropy (bits) of the verse's word
-  distribution and :math:`N` its number of words, as Potash et al. (2016, §5.2) word it (``weighting=
-  "paper"``); ``weighting="normalised"`` uses :math:`H / \\log_2 N` instead, which lies in [0, 1].
+  distribution and :math:`N` its number of words, as Potash et al. (2016, "Evaluating creative language
+  generation: the case of rap lyric ghostwriting") word it (``weighting="paper"``); ``weighting="normalised"`` uses :math:`H / \\log_2 N` instead, which lies in [0, 1].
   Repeating a line leaves the density high but lowers :math:`H/N`.
 """
 
@@ -370,6 +371,11 @@ def rhyme_density(
 ) -> DensityResult:
     """Rhyme density of a verse (Hirjee & Brown 2010), with end rhymes per line, the multi-syllable share and
     the entropy-weighted density (Potash et al. 2016); see the module docstring for every definition.
+
+    .. math::
+
+        \\mathrm{RD} = \\frac{\\#\\,\\text{rhymed syllables}}{\\#\\,\\text{syllables}},\\qquad
+        \\mathrm{RD}_w = \\mathrm{RD} \\cdot \\frac{H(\\text{words})}{N}
 
     ``verse_text`` is the verse as one string (lines separated by newlines) or as a sequence of lines.
     Undefined values (no words, nothing pronounceable) are NaN with the reason in ``reason``.

@@ -1,4 +1,5 @@
-"""Rhyme factor (Malmi et al. 2016, "DopeLearning", §4.1; the *Raplyzer* tool).
+"""Rhyme factor (Malmi et al. 2016, "DopeLearning: a computational approach to rap lyrics generation", and
+their *Raplyzer* tool).
 
 Each word is reduced to its vowels and the verse to one vowel stream. For word :math:`w_i` ending at vowel
 position :math:`p_i`, the rhyme length against an earlier word :math:`w_m` (one of the ``lookback`` = 15 words
