@@ -58,6 +58,7 @@ def krippendorff_alpha(
         raise InputError(
             "give exactly one of reliability_data (raters x units) or value_counts (units x values)"
         )
+    labels: Sequence[Any] | None = None
     if value_counts is not None:
         vc = as_array(value_counts, "value_counts", float)
         if vc.ndim != 2:
@@ -95,6 +96,7 @@ def krippendorff_alpha(
         if arr.dtype.kind == "f" and level in ("interval", "ratio") and value_domain is None:
             return _alpha_numeric(arr, level, name)
         codes, cats = encode_labels(arr, value_domain)
+        labels = cats
         vc = _value_counts(codes, len(cats))
         try:
             values = np.asarray(cats, dtype=float)
@@ -102,7 +104,7 @@ def krippendorff_alpha(
             values = np.arange(len(cats), dtype=float)
     if level == "ratio" and (values < 0).any():
         raise InputError("ratio alpha needs values >= 0")
-    return _alpha_from_counts(vc, values, level, name)
+    return _alpha_from_counts(vc, values, level, name, labels)
 
 
 def _value_counts(codes: np.ndarray, n_values: int) -> np.ndarray:
@@ -120,7 +122,9 @@ def _undefined(name: str, reason: str, n: float, **detail: Any) -> StatResult:
     )
 
 
-def _alpha_from_counts(vc: np.ndarray, values: np.ndarray, level: str, name: str) -> StatResult:
+def _alpha_from_counts(
+    vc: np.ndarray, values: np.ndarray, level: str, name: str, labels: Sequence[Any] | None = None
+) -> StatResult:
     m_u = vc.sum(axis=1)
     pairable = m_u >= 2
     vc = vc[pairable]
@@ -157,7 +161,7 @@ def _alpha_from_counts(vc: np.ndarray, values: np.ndarray, level: str, name: str
         used = np.flatnonzero(n_c > 0)
         return _undefined(
             name,
-            f"every pairable value is the same ({values[used[0]]:g}): expected disagreement "
+            f"every pairable value is the same ({_label(values, labels, used[0])}): expected disagreement "
             "is 0, so alpha is 0/0"
             if len(used)
             else "no pairable values",
@@ -168,6 +172,12 @@ def _alpha_from_counts(vc: np.ndarray, values: np.ndarray, level: str, name: str
     detail["observed_disagreement"] = obs / n
     detail["expected_disagreement"] = exp / (n * (n - 1.0))
     return StatResult(name, alpha, n_units, interpretation=interpret_alpha(alpha), detail=detail)
+
+
+def _label(values: np.ndarray, labels: Sequence[Any] | None, index: int) -> str:
+    if labels is not None and index < len(labels):
+        return repr(labels[index]) if isinstance(labels[index], str) else f"{labels[index]:g}"
+    return f"{values[index]:g}"
 
 
 def _alpha_numeric(arr: np.ndarray, level: str, name: str) -> StatResult:
