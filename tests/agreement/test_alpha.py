@@ -128,6 +128,13 @@ def test_category_never_used_in_domain_does_not_change_nominal():
     )
 
 
+def test_too_many_distinct_values_for_ordinal_is_refused_but_interval_is_fine():
+    data = np.random.default_rng(0).normal(size=(2, 4500))
+    with pytest.raises(InputError, match="distinct values"):
+        krippendorff_alpha(data, "ordinal")
+    assert krippendorff_alpha(data, "interval").defined
+
+
 def test_bad_input():
     with pytest.raises(InputError, match="level"):
         krippendorff_alpha(PAPER, "cardinal")

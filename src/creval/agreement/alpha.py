@@ -15,6 +15,8 @@ from creval.errors import InputError
 __all__ = ["krippendorff_alpha", "LEVELS"]
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
+#: Ordinal and ratio alpha build a values x values coincidence matrix; above this many values that is refused.
+MAX_VALUES = 4000
 
 
 def krippendorff_alpha(
@@ -47,7 +49,7 @@ def krippendorff_alpha(
     :math:`(\sum_{g=c}^{k} n_g - (n_c + n_k)/2)^2` over the ordered values; interval :math:`(c - k)^2`; ratio
     :math:`((c - k)/(c + k))^2`. Nominal and interval are computed in closed form per unit (no values x values
     matrix, so any number of distinct values is fine); ordinal and ratio build the coincidence matrix with one
-    matrix product. ``value_domain`` gives the ordered values for ordinal data (values nobody used still count
+    matrix product (at most :data:`MAX_VALUES` = 4000 distinct values). ``value_domain`` gives the ordered values for ordinal data (values nobody used still count
     in no sum, as in the paper). Undefined when no unit is pairable or every pairable value is the same
     (:math:`D_e = 0`): NaN with the reason, never 1.0.
     """
@@ -142,6 +144,11 @@ def _alpha_from_counts(
         obs = float(((m_u * m_u - (vc * vc).sum(axis=1)) / (m_u - 1.0)).sum())
         exp = float(n * n - (n_c * n_c).sum())
     else:
+        if vc.shape[1] > MAX_VALUES:
+            raise InputError(
+                f"{level} alpha over {vc.shape[1]} distinct values needs a {vc.shape[1]}^2 coincidence matrix; "
+                f"round the values (at most {MAX_VALUES} distinct) or use level='interval'"
+            )
         w = 1.0 / (m_u - 1.0)
         o = (vc * w[:, None]).T @ vc
         o[np.diag_indices_from(o)] -= (vc * w[:, None]).sum(axis=0)
