@@ -185,12 +185,10 @@ def msttr(tokens: Sequence[Hashable], segment: int = 50, mode: str = "creval") -
     if n < segment + 1:
         return ttr(tokens, mode)
     n_seg = n // segment
-    ids = _ids(tokens[: n_seg * segment])
-    seg = np.arange(n_seg * segment) // segment
-    keys = np.unique(seg * (int(ids.max()) + 1) + ids)
-    types = np.bincount(keys // (int(ids.max()) + 1), minlength=n_seg)
-    per_seg = types / float(segment)
-    return float(np.cumsum(per_seg)[-1]) / n_seg
+    total = 0.0
+    for start in range(0, n_seg * segment, segment):  # one pass; segments summed left to right as Kyle does
+        total += len(set(tokens[start : start + segment])) / segment
+    return total / n_seg
 
 
 def hdd(tokens: Sequence[Hashable], sample: int = 42, mode: str = "creval") -> float:
