@@ -49,8 +49,8 @@ def krippendorff_alpha(
     :math:`(\sum_{g=c}^{k} n_g - (n_c + n_k)/2)^2` over the ordered values; interval :math:`(c - k)^2`; ratio
     :math:`((c - k)/(c + k))^2`. Nominal and interval are computed in closed form per unit (no values x values
     matrix, so any number of distinct values is fine); ordinal and ratio build the coincidence matrix with one
-    matrix product (at most :data:`MAX_VALUES` = 4000 distinct values). ``value_domain`` gives the ordered values for ordinal data (values nobody used still count
-    in no sum, as in the paper). Undefined when no unit is pairable or every pairable value is the same
+    matrix product (at most :data:`MAX_VALUES` = 4000 distinct values). ``value_domain`` gives the ordered
+    values for ordinal data (values nobody used still count in no sum, as in the paper). Undefined when no unit is pairable or every pairable value is the same
     (:math:`D_e = 0`): NaN with the reason, never 1.0.
     """
     if level not in LEVELS:
