@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
 from creval.errors import InputError
@@ -215,3 +217,42 @@ def test_her_per_line():
     assert a.loc["all", "n"] == 6
     b = out[out.system == "B"].set_index("line")
     assert b.loc[2, "n"] == 2
+
+
+_cell = st.one_of(st.none(), st.integers(-1, 3), st.sampled_from(["strong", "weak", "not", "good", "x", ""]),
+                  st.floats(allow_nan=True, allow_infinity=False))  # fmt: skip
+_rows = st.lists(
+    st.fixed_dictionaries(
+        {
+            "item": st.sampled_from(["v1", "v2", "v3"]),
+            "annotator": st.sampled_from(["x", "y", "z"]),
+            "system": st.sampled_from(["A", "B"]),
+            "criterion": st.sampled_from(["fluency", "coherence", "choice", "her"]),
+            "line": st.one_of(st.none(), st.integers(1, 4)),
+            "artist": st.sampled_from(["P", "Q"]),
+            "value": _cell,
+        }
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=30, deadline=None)
+@given(_rows)
+def test_study_scores_never_crash_on_odd_tables(rows):
+    texts = {"v1": "a\na\nb", "v2": ["c", "d"]}
+    calls = (
+        lambda: fluency_coherence_scores(rows, texts=texts),
+        lambda: style_matching(rows),
+        lambda: artist_confusion(rows),
+        lambda: acceptable_share(rows),
+        lambda: raw_agreement(rows),
+        lambda: her_summary(rows),
+        lambda: her_normalised(rows),
+        lambda: agreement_vs_length(rows, {"v1": 3, "v2": 5, "v3": 4}),
+    )
+    for call in calls:
+        try:
+            call()
+        except InputError:
+            pass
