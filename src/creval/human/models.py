@@ -78,6 +78,7 @@ task = Table(
     Column("done_count", Integer, nullable=False, default=0),
     UniqueConstraint("study_id", "key", name="uq_task_study_key"),
     Index("ix_task_study_done", "study_id", "done_count"),
+    Index("ix_task_study_order", "study_id", "id"),
 )
 
 plan = Table(

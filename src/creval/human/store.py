@@ -336,15 +336,14 @@ class Store:
                           .scalar_subquery())
             mine_exists = (select(a_.c.id).where(a_.c.task_id == t.c.id, a_.c.annotator_id == annotator_id,
                                                  a_.c.status.in_(("active", "done"))).exists())
-            q = select(t.c.id).where(t.c.study_id == st["id"], t.c.done_count < k, ~mine_exists,
-                                     t.c.done_count + active_now < k)
+            q = select(t.c.id).where(t.c.study_id == st["id"], ~mine_exists, t.c.done_count + active_now < k)
             if st["has_plan"]:
                 q = q.join(m.plan, and_(m.plan.c.task_id == t.c.id, m.plan.c.annotator_id == annotator_id))\
                     .order_by(m.plan.c.rank)
             else:
-                # finish items already under way first, then in file order (rotated per annotator so that
-                # concurrent annotators start on different items)
-                q = q.order_by(t.c.done_count.desc(), t.c.position)
+                # file order (task ids are assigned in file order): the scan stops at the first page with
+                # room, so a claim costs O(pages this annotator already did), not O(pages in the study)
+                q = q.order_by(t.c.id)
             task_id = conn.execute(q.limit(1)).scalar()
             if task_id is None:
                 return None
