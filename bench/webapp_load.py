@@ -204,6 +204,22 @@ def phase(db: str, n_ann: int, n_judgements: int, k: int, crash: bool, max_secon
     return result
 
 
+def fresh_postgres_database(url: str):
+    """Create an empty database on the server of ``url``; return its URL and a function that drops it."""
+    import psycopg
+
+    name = f"creval_load_{os.getpid()}_{int(time.time())}"
+    plain = url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+    def drop() -> None:
+        with psycopg.connect(plain, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+    return f"{url.rpartition('/')[0]}/{name}", drop
+
+
 def _counts(responses: list[dict]) -> dict[str, int]:
     out: dict[str, int] = {}
     for r in responses:
@@ -224,6 +240,9 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="creval-load-") as tmp:
         workdir = Path(tmp)
         db = args.db or f"sqlite:///{workdir / 'load.db'}"
+        drop = None
+        if db.startswith("postgresql"):
+            db, drop = fresh_postgres_database(db)  # never touch the tables of the database given
         results = []
         for crash in (False, True):
             if args.only and args.only != ("crash" if crash else "steady"):
@@ -243,6 +262,8 @@ def main() -> int:
                 print(f"   {res['n_errors']} client errors, e.g. {res['errors']}")
         if args.json:
             Path(args.json).write_text(json.dumps(results, indent=2), encoding="utf-8")
+        if drop:
+            drop()
     ok = all(r["exactly_k"] and not r["duplicates"] and not r["lost"] and not r["answer_mismatch"]
              and r["judgements"] == r["expected"] and not r["n_errors"] for r in results)
     print("OK: zero lost, zero duplicated" if ok else "FAILED: see the figures above")
