@@ -48,8 +48,11 @@ def _compare(res, x):
     ref = pg.intraclass_corr(_long(x), "target", "rater", "rating").set_index("Type")
     for form in res:
         row = ref.loc[form.shrout_fleiss if form.shrout_fleiss.startswith("ICC(1") else form.mcgraw_wong]
-        ours = [form.value, form.f, form.df1, form.df2, form.p_value, *form.ci]
-        theirs = [row["ICC"], row["F"], row["df1"], row["df2"], row["pval"], *row["CI95"]]
+        ours = [form.value, form.f, form.df1, form.df2, form.p_value]
+        theirs = [row["ICC"], row["F"], row["df1"], row["df2"], row["pval"]]
+        if np.isfinite(form.f) and res.anova["EMS"] > 0:  # pingouin's CI is NaN at infinite F; ours the limit
+            ours += list(form.ci)
+            theirs += list(row["CI95"])
         np.testing.assert_allclose(
             ours, theirs, rtol=1e-9, atol=1e-9, equal_nan=True, err_msg=form.shrout_fleiss
         )
@@ -123,6 +126,17 @@ def test_degenerate_cases():
     dup = pd.concat([_long(SF_TABLE2), _long(SF_TABLE2).iloc[:1]])
     with pytest.raises(InputError, match="rated target 0 twice"):
         icc(dup, targets="target", raters="rater", ratings="rating")
+
+
+def test_perfect_agreement_has_a_closed_interval():
+    x = np.array([[1.0, 1.0], [2.0, 2.0], [4.0, 4.0]])
+    res = icc(x)
+    assert res["ICC(1,1)"].value == 1.0 and res["ICC(1,1)"].ci == (1.0, 1.0)
+    assert res["ICC(2,1)"].ci == pytest.approx((1.0, 1.0))
+    offset = icc(x + np.array([0.0, 1.0]))  # rater 2 always one point higher
+    assert offset["ICC(3,1)"].value == 1.0 and offset["ICC(3,1)"].ci == (1.0, 1.0)
+    lo, hi = offset["ICC(2,1)"].ci
+    assert lo < offset["ICC(2,1)"].value < hi <= 1.0
 
 
 def test_confidence_level_widens_interval():

@@ -168,7 +168,9 @@ def icc(
     Confidence intervals are the exact F-based ones for cases 1 and 3 and the Satterthwaite approximation for
     case 2 (Shrout & Fleiss eqs. 6-8; McGraw & Wong Table 7); the k-forms' intervals follow by Spearman-Brown.
     Undefined (NaN with a reason) with fewer than two complete targets or two raters, or when every rating is
-    the same (0/0).
+    the same (0/0). When a residual mean square is 0 (raters agree perfectly, or differ by constant offsets)
+    F is infinite and the intervals are their limits ([1, 1] for cases 1 and 3; Satterthwaite df = k - 1 for
+    case 2), where pingouin gives NaN.
     """
     x = _matrix(data, targets, raters, ratings)
     complete = ~np.isnan(x).any(axis=1)
@@ -226,16 +228,23 @@ def icc(
         ci3k = (1 - 1 / f3l, 1 - 1 / f3u)
         # case 2: Satterthwaite degrees of freedom (Shrout & Fleiss eq. 7; McGraw & Wong Table 7)
         r2 = values["2"]
-        fj = jms / ems if ems > 0 else math.inf
-        vn = df_e * (k * r2 * fj + n * (1 + (k - 1) * r2) - k * r2) ** 2
-        vd = df1 * k**2 * r2**2 * fj**2 + (n * (1 + (k - 1) * r2) - k * r2) ** 2
-        v = vn / vd
+        if ems > 0:
+            fj = jms / ems
+            vn = df_e * (k * r2 * fj + n * (1 + (k - 1) * r2) - k * r2) ** 2
+            vd = df1 * k**2 * r2**2 * fj**2 + (n * (1 + (k - 1) * r2) - k * r2) ** 2
+            v = vn / vd
+        else:  # no residual variance: the limit of v as F_J grows is df_e / df1 = k - 1
+            v = float(k - 1)
         fu = fdist.ppf(1 - a / 2, df1, v)
         fl = fdist.ppf(1 - a / 2, v, df1)
         lo2 = n * (bms - fu * ems) / (fu * (k * jms + (k * n - k - n) * ems) + n * bms)
         hi2 = n * (fl * bms - ems) / (k * jms + (k * n - k - n) * ems + n * fl * bms)
         ci2 = (lo2, hi2)
         ci2k = (lo2 * k / (1 + lo2 * (k - 1)), hi2 * k / (1 + hi2 * (k - 1)))
+    if math.isinf(f1):  # no within-target variance: the interval closes on 1 (its limit as F grows)
+        ci1 = ci1k = (1.0, 1.0)
+    if math.isinf(f3):
+        ci3 = ci3k = (1.0, 1.0)
     cis = {"1": ci1, "2": ci2, "3": ci3, "1k": ci1k, "2k": ci2k, "3k": ci3k}
     tests = {"1": (f1, df1, df_w, p1), "1k": (f1, df1, df_w, p1)}
     for key in ("2", "3", "2k", "3k"):
