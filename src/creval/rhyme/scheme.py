@@ -69,6 +69,25 @@ if TYPE_CHECKING:  # pragma: no cover
 #: The hidden states of Addanki & Wu (2013).
 ADDANKI_WU_SCHEMES: tuple[str, ...] = ("A", "AA", "ABA", "AAA", "ABAB", "AABA", "ABAA", "BAAA", "AAAA")
 
+
+
+def all_schemes(max_length: int = 4) -> tuple[str, ...]:
+    """Every rhyme scheme of 1 … ``max_length`` lines (restricted growth strings; 23 up to length 4)."""
+    out: list[str] = []
+    frontier: list[tuple[int, ...]] = [(0,)]
+    while frontier:
+        nxt = []
+        for s in frontier:
+            out.append(scheme_string(s))
+            if len(s) < max_length:
+                nxt.extend(s + (g,) for g in range(max(s) + 2))
+        frontier = nxt
+    return tuple(out)
+
+
+#: Named state inventories accepted by :class:`RhymeSchemeHMM` (``schemes="all4"``).
+INVENTORIES: dict[str, tuple[str, ...]] = {}
+
 #: Phonetic classes of a word pair, strongest first.
 CLASSES: tuple[str, ...] = ("identical", "perfect", "partner", "eye", "assonance", "consonant", "none")
 _NONE = len(CLASSES) - 1
@@ -79,6 +98,7 @@ PHI_INIT: np.ndarray = np.array([0.06, 0.52, 0.10, 0.08, 0.08, 0.04, 0.12])
 #: Typical class masses M_k(w) of an English end-word vocabulary; small vocabularies are shrunk towards them.
 _DEFAULT_MASS = np.array([0.002, 0.012, 0.012, 0.006, 0.06, 0.03, 0.878])
 
+_BLANK_RATIO = 1e-3  # ρ of any pair with a line that has no word
 _VOWEL_LETTERS = re.compile(r"[aeiouy]+")
 _KEEP = re.compile(r"[^\w']+")
 
@@ -335,6 +355,18 @@ def _logsumexp(x: np.ndarray, axis: int) -> np.ndarray:
     return np.squeeze(out, axis=axis)
 
 
+def _row_max(x: np.ndarray) -> np.ndarray:
+    m = x.max(axis=1)
+    return np.where(np.isfinite(m), m, 0.0)
+
+
+def _log_matmul(log_x: np.ndarray, mat: np.ndarray) -> np.ndarray:
+    """log(exp(log_x) @ mat) for rows of log values, stable: shift each row by its maximum."""
+    m = _row_max(log_x)
+    with np.errstate(divide="ignore"):
+        return np.log(np.exp(log_x - m[:, None]) @ mat) + m[:, None]
+
+
 @dataclass
 class _Data:
     """Verses packed for vectorised training: global positions, per-offset pair tables."""
@@ -346,6 +378,9 @@ class _Data:
     cls: np.ndarray  # [D, P]
     pair: np.ndarray  # [D, P]
     buckets: list[np.ndarray] = field(default_factory=list)  # verse indices grouped by similar length
+
+
+INVENTORIES.update({"addanki-wu": ADDANKI_WU_SCHEMES, "all3": all_schemes(3), "all4": all_schemes(4)})
 
 
 # ------------------------------------------------------------------------------------------------- model
@@ -367,7 +402,7 @@ class RhymeSchemeHMM:
 
     def __init__(
         self,
-        schemes: Sequence[str] = ADDANKI_WU_SCHEMES,
+        schemes: Sequence[str] | str = ADDANKI_WU_SCHEMES,
         *,
         n_iter: int = 15,
         tol: float = 1e-4,
@@ -377,8 +412,15 @@ class RhymeSchemeHMM:
         link_window: int | None = 8,
         mass_shrink: float = 200.0,
         combine: str = "geometric",
+        pair_level: str = "rhyme",
+        pair_warmup: int = 5,
+        pair_model: str = "rate",
         progress: bool = False,
     ) -> None:
+        if isinstance(schemes, str):
+            if schemes not in INVENTORIES:
+                raise InputError(f"unknown scheme inventory {schemes!r}; known: {', '.join(INVENTORIES)}")
+            schemes = INVENTORIES[schemes]
         if not schemes:
             raise InputError("a rhyme-scheme HMM needs at least one scheme")
         for s in schemes:
@@ -398,6 +440,13 @@ class RhymeSchemeHMM:
         if combine not in ("geometric", "mixture", "last"):
             raise InputError(f"combine must be 'geometric', 'mixture' or 'last', not {combine!r}")
         self.combine = combine
+        if pair_level not in ("word", "rhyme"):
+            raise InputError(f"pair_level must be 'word' or 'rhyme', not {pair_level!r}")
+        self.pair_level = pair_level
+        self.pair_warmup = int(pair_warmup)
+        if pair_model not in ("rate", "dirichlet"):
+            raise InputError(f"pair_model must be 'rate' or 'dirichlet', not {pair_model!r}")
+        self.pair_model = pair_model
         self.n_iter = n_iter
         self.tol = tol
         self.pair_prior = pair_prior
@@ -418,6 +467,12 @@ class RhymeSchemeHMM:
         self.pair_counts = np.zeros(0)
         self.antecedent_counts = np.zeros(0)
         self._v0 = 1
+        self._unit_u = np.zeros(0)
+        self._unit_u_unseen = 1.0
+        self._pair_active = False
+        self.pair_opps = np.zeros(0)
+        self._class_rate = np.ones(len(CLASSES))
+        self._class_opps = np.ones(len(CLASSES))
         self.fitted = False
         self.history: list[float] = []
 
@@ -431,27 +486,52 @@ class RhymeSchemeHMM:
             "link_window": self.link_window,
             "n_iter": self.n_iter,
             "combine": self.combine,
+            "pair_level": self.pair_level,
+            "pair_model": self.pair_model,
         }
 
     # -- pair ratios ----------------------------------------------------------------------------------
     def _ratio(self, a: np.ndarray, b: np.ndarray, cls: np.ndarray, pair: np.ndarray | None = None) -> np.ndarray:
         """ρ(a, b) = θ(b | a) / U(b) for arrays of word ids."""
         lex = self.lex
+        blank = lex.index.get("")
         rho_cls = self.phi[cls] / np.maximum(lex.mass[a, cls], 1e-12)
-        if self.pair_prior is None:
+        if blank is not None:  # a line with no word never rhymes
+            rho_cls = np.where((a == blank) | (b == blank), _BLANK_RATIO, rho_cls)
+        if self.pair_prior is None or not self._pair_active:
             return rho_cls
         alpha = self.pair_prior
         if pair is None:
             pair = self._pair_index(a, b)
-        c = np.where(pair >= 0, self.pair_counts[np.maximum(pair, 0)] if len(self.pair_counts) else 0.0, 0.0)
-        n = np.where(a < len(self.antecedent_counts), self.antecedent_counts[np.minimum(a, len(self.antecedent_counts) - 1)] if len(self.antecedent_counts) else 0.0, 0.0)
-        return (c / lex.u[b] + alpha * rho_cls) / (n + alpha)
+        c = self.pair_counts[np.maximum(pair, 0)] if len(self.pair_counts) else np.zeros(a.shape)
+        c = np.where(pair >= 0, c, 0.0)
+        if self.pair_model == "rate":
+            q = self._class_rate[cls]
+            m = np.where(pair >= 0, self.pair_opps[np.maximum(pair, 0)] if len(self.pair_opps) else 0.0, 0.0)
+            rho = rho_cls * ((c + alpha * q) / (m + alpha)) / q
+            if blank is not None:
+                rho = np.where((a == blank) | (b == blank), _BLANK_RATIO, rho)
+            return rho
+        ua, ub = self._unit(a), self._unit(b)
+        known = ua < len(self.antecedent_counts)
+        n = np.where(known, self.antecedent_counts[np.where(known, ua, 0)] if len(self.antecedent_counts) else 0.0, 0.0)
+        u_b = np.where(ub < len(self._unit_u), self._unit_u[np.minimum(ub, max(len(self._unit_u) - 1, 0))]
+                       if len(self._unit_u) else 1.0, self._unit_u_unseen)
+        rho = (c / u_b + alpha * rho_cls) / (n + alpha)
+        if blank is not None:
+            rho = np.where((a == blank) | (b == blank), _BLANK_RATIO, rho)
+        return rho
+
+    def _unit(self, ids: np.ndarray) -> np.ndarray:
+        """The unit word-pair probabilities are learned on: the word itself, or its rhyme part."""
+        return ids if self.pair_level == "word" else self.lex.perfect[ids, 0]
 
     def _pair_index(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         if not len(self.pair_keys):
             return np.full(a.shape, -1, np.int64)
-        inside = (a < self._v0) & (b < self._v0)
-        key = a * self._v0 + b
+        ua, ub = self._unit(a), self._unit(b)
+        inside = (ua < self._v0) & (ub < self._v0)
+        key = ua * self._v0 + ub
         pos = np.searchsorted(self.pair_keys, key)
         pos = np.minimum(pos, len(self.pair_keys) - 1)
         hit = inside & (self.pair_keys[pos] == key)
@@ -487,29 +567,33 @@ class RhymeSchemeHMM:
         return _Data(words, starts, lengths, cls, pair, buckets)
 
     def _index_pairs(self, data: _Data) -> None:
-        """Build the sparse word-pair table from every pair that can be linked in training."""
+        """Build the sparse pair table (of words or rhyme parts) from every pair that can be linked in
+        training, and the unit's unigram distribution."""
         P = len(data.words)
-        self._v0 = max(len(self.lex.words), 1)
-        keys = []
+        units = self._unit(data.words)
+        self._v0 = int(units.max()) + 1 if P else 1
+        counts = np.bincount(units, minlength=self._v0).astype(float)
+        denom = counts.sum() + 0.5 * (self._v0 + 1)
+        self._unit_u = (counts + 0.5) / denom
+        self._unit_u_unseen = 0.5 / denom
         pos = np.arange(P)
-        for d in range(1, self.max_len):
-            ok = data.cls[d] >= 0
-            ok &= pos + d < P
-            p = pos[ok]
-            # valid only inside a verse: cls was set only there; recompute validity from lengths
-            keys.append((p, d))
-        all_keys = []
         verse_of = np.repeat(np.arange(len(data.lengths)), data.lengths)
         end_of = (data.starts + data.lengths)[verse_of] if P else np.zeros(0, np.int64)
+        all_keys = []
         for d in range(1, self.max_len):
             p = pos[pos + d < end_of]
-            all_keys.append(data.words[p] * self._v0 + data.words[p + d])
+            all_keys.append(units[p] * self._v0 + units[p + d])
         self.pair_keys = np.unique(np.concatenate(all_keys)) if all_keys else np.zeros(0, np.int64)
         self.pair_counts = np.zeros(len(self.pair_keys))
+        self.pair_opps = np.zeros(len(self.pair_keys))
         self.antecedent_counts = np.zeros(self._v0)
+        class_opps = np.zeros(len(CLASSES))
         for d in range(1, self.max_len):
             p = pos[pos + d < end_of]
             data.pair[d, p] = self._pair_index(data.words[p], data.words[p + d])
+            self.pair_opps += np.bincount(data.pair[d, p], minlength=len(self.pair_keys))
+            class_opps += np.bincount(data.cls[d, p], minlength=len(CLASSES))
+        self._class_opps = class_opps
 
     # -- emissions ------------------------------------------------------------------------------------
     def _log_emissions(self, data: _Data) -> tuple[np.ndarray, np.ndarray]:
@@ -571,7 +655,7 @@ class RhymeSchemeHMM:
         N, TT, S = E.shape
         T = int(lens.max())
         L = self.lengths
-        la = self.log_trans
+        trans = np.exp(self.log_trans)
         alpha = np.full((N, T + 1, S), -np.inf)
         Bst = np.full((N, T + 1, S), -np.inf)
         Bst[:, 0, :] = self.log_start
@@ -579,14 +663,14 @@ class RhymeSchemeHMM:
             for s in range(S):
                 if t - L[s] >= 0:
                     alpha[:, t, s] = Bst[:, t - L[s], s] + E[:, t - L[s], s]
-            Bst[:, t, :] = _logsumexp(alpha[:, t, :, None] + la[None], axis=1)
+            Bst[:, t, :] = _log_matmul(alpha[:, t, :], trans)
         beta = np.full((N, T + self.max_len + 1, S), -np.inf)
         G = np.full((N, T + 1, S), -np.inf)
         at_end = np.zeros((N, 1), bool)
         for t in range(T, -1, -1):
             for s in range(S):
                 G[:, t, s] = E[:, t, s] + beta[:, t + L[s], s]
-            beta[:, t, :] = _logsumexp(la[None] + G[:, t, None, :], axis=2)
+            beta[:, t, :] = _log_matmul(G[:, t, :], trans.T)
             at_end = (lens == t)[:, None]
             beta[:, t, :] = np.where(at_end, 0.0, beta[:, t, :])
         logZ = alpha[np.arange(N), lens, :]
@@ -613,11 +697,17 @@ class RhymeSchemeHMM:
             from rich.progress import track
 
             iterator = track(iterator, description="rhyme-scheme HMM: EM", transient=True)
-        for _ in iterator:
+        self._pair_active = False
+        for it in iterator:
+            # the word-pair layer joins after ``pair_warmup`` iterations of the class model alone, so that its
+            # first counts come from a posterior anchored on pronunciation
+            self._pair_active = self.pair_prior is not None and it >= self.pair_warmup
             ll = self._em_step(data)
             self.history.append(ll)
-            if len(self.history) > 1 and abs(self.history[-1] - self.history[-2]) < self.tol:
+            if (len(self.history) > 1 and abs(self.history[-1] - self.history[-2]) < self.tol
+                    and (self._pair_active or self.pair_prior is None)):
                 break
+        self._pair_active = self.pair_prior is not None and self.n_iter > self.pair_warmup
         self.fitted = True
         return self
 
@@ -638,13 +728,16 @@ class RhymeSchemeHMM:
             mask = np.arange(T)[None, :] < lens[:, None]
             gamma[gpos[mask]] = post[mask]
             start_counts += post[:, 0, :].sum(0)
-            la = self.log_trans
+            trans = np.exp(self.log_trans)
             for t in range(1, T):
                 live = lens > t
                 if not live.any():
                     break
-                x = alpha[live, t, :, None] + la[None] + G[live, t, None, :] - logZ[live, None, None]
-                trans_counts += np.exp(x).sum(0)
+                # Σ_n exp(alpha[n,t,s'] + log A[s',s] + G[n,t,s] - log Z_n), as a matrix product
+                a, g = alpha[live, t, :], G[live, t, :]
+                am, gm = _row_max(a), _row_max(g)
+                w = np.exp(am + gm - logZ[live])
+                trans_counts += trans * ((np.exp(a - am[:, None]) * w[:, None]).T @ np.exp(g - gm[:, None]))
         # M-step
         self.log_start = np.log((start_counts + 0.1) / (start_counts.sum() + 0.1 * S))
         self.log_trans = np.log((trans_counts + 0.1) / (trans_counts.sum(1, keepdims=True) + 0.1 * S))
@@ -676,6 +769,8 @@ class RhymeSchemeHMM:
         self.phi = phi / phi.sum()
         if pair_counts is not None:
             self.pair_counts = pair_counts
+            # how often two co-occurring words of each class are linked (the rate the pair layer shrinks to)
+            self._class_rate = np.clip((class_counts + 0.5 * PHI_INIT) / (self._class_opps + 0.5), 1e-6, 1.0)
             a = self.pair_keys // self._v0
             self.antecedent_counts = np.bincount(a, weights=pair_counts, minlength=self._v0)
         return total_ll / max(P, 1)
