@@ -153,3 +153,39 @@ def test_random_bytes_are_read_or_refused_cleanly(tmp_path: Path, data: bytes, w
         return
     for track in piece.tracks:
         assert (track.duration >= 0).all() and ((track.pitch >= 0) & (track.pitch <= 127)).all()
+
+
+def test_running_status_sysex_and_channels(tmp_path: Path) -> None:
+    # type 0, 96 ticks per quarter; running status (note-on velocity 0 as note-off), a sysex event, a program
+    # change, a second channel, a tempo of 60 bpm and a 6/8 time signature
+    events = bytes([
+        0x00, 0xFF, 0x51, 0x03, 0x0F, 0x42, 0x40,  # tempo 1,000,000 us per quarter
+        0x00, 0xFF, 0x58, 0x04, 0x06, 0x03, 0x18, 0x08,  # 6/8
+        0x00, 0xF0, 0x03, 0x7E, 0x7F, 0xF7,  # sysex
+        0x00, 0xC1, 0x28,  # channel 2: program 40
+        0x00, 0x90, 0x3C, 0x50,  # C4 on
+        0x60, 0x3C, 0x00,  # running status: C4 off after one quarter
+        0x00, 0x3E, 0x50,  # D4 on
+        0x30, 0x91, 0x43, 0x40,  # channel 2 G4 on after an eighth
+        0x30, 0x80, 0x3E, 0x00,  # D4 off
+        0x00, 0x81, 0x43, 0x00,  # G4 off
+        0x00, 0xFF, 0x2F, 0x00,
+    ])
+    data = b"MThd" + (6).to_bytes(4, "big") + bytes([0, 0, 0, 1, 0, 96]) + b"MTrk" + len(events).to_bytes(4, "big") + events
+    path = tmp_path / "rs.mid"
+    path.write_bytes(data)
+    piece = read_piece(path)
+    assert [t.name for t in piece.tracks] == ["track 0 ch1", "track 0 ch2"]
+    assert piece.tracks[1].program == 40
+    one, two = piece.tracks
+    np.testing.assert_allclose(one.onset, [0, 1]) and np.testing.assert_allclose(one.duration, [1, 1])
+    np.testing.assert_allclose(two.onset, [1.5]) and np.testing.assert_allclose(two.duration, [0.5])
+    np.testing.assert_allclose(one.onset_s, [0, 1])  # 60 bpm
+    assert (piece.time_signatures[0].numerator, piece.time_signatures[0].denominator) == (6, 8)
+    pm = pretty_midi.PrettyMIDI(str(path))
+    ref = sorted((n.start, n.pitch) for i in pm.instruments for n in i.notes)
+    assert ref == sorted(zip(piece.notes().onset_s.tolist(), piece.notes().pitch.tolist()))
+    truncated = tmp_path / "cut.mid"
+    truncated.write_bytes(data[:-6])
+    with pytest.raises(InputError, match="cut.mid: not a readable MIDI file \\(truncated"):
+        read_piece(truncated)
