@@ -154,11 +154,17 @@ def analyze_cmd(
     for col in ("verse", "lines", "density", "weighted", "end/line", "multi", "factor", "scheme"):
         summary.add_column(col, justify="left" if col in ("verse", "scheme") else "right")
     detector = _scheme_detector([lines for _, lines in verses]) if scheme else None
+
+    def fmt(x: float, digits: int = 3) -> str:
+        return "—" if x != x else f"{x:.{digits}f}"
+
     for label, lines in verses:
         d = rhyme_density(lines, threshold=threshold, weighting=weighting)
         f = rhyme_factor(lines, mode=factor_mode)
         sch = detector(lines) if detector is not None else None
         body = Text()
+        if d.transcription is None or not d.transcription.tokens:
+            body.append("\n".join(lines) + "\n")
         for words in highlight_tokens(d):
             for i, (word, group) in enumerate(words):
                 if i:
@@ -170,15 +176,13 @@ def analyze_cmd(
         if d.reason:
             console.print(f"[yellow]density undefined: {d.reason}[/yellow]")
         line = (
-            f"density {d.rhyme_density:.3f}  weighted {d.rhyme_density_weighted:.4f}  end rhymes/line "
-            f"{d.end_rhymes_per_line:.2f}  multi-syllable {d.multisyllable_share:.2f}  factor {f.rhyme_factor:.3f}"
+            f"density {fmt(d.rhyme_density)}  weighted {fmt(d.rhyme_density_weighted, 4)}  end rhymes/line "
+            f"{fmt(d.end_rhymes_per_line, 2)}  multi-syllable {fmt(d.multisyllable_share, 2)}  "
+            f"factor {fmt(f.rhyme_factor)}"
         )
-        if sch is not None:
+        if sch:
             line += f"  scheme {sch}"
         console.print(line)
-
-        def fmt(x: float, digits: int = 3) -> str:
-            return "—" if x != x else f"{x:.{digits}f}"
 
         summary.add_row(
             label, str(d.n_lines), fmt(d.rhyme_density), fmt(d.rhyme_density_weighted, 4),
