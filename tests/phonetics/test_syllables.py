@@ -44,3 +44,9 @@ def test_counts_match_pronouncing_on_cmudict_sample():
         sylls = syllabify(phones.split())
         assert len(sylls) == pronouncing.syllable_count(phones)
         assert [p for s in sylls for p in s.phones] == phones.split()
+
+
+def test_string_inputs():
+    assert syllabify("D AO1 G") == syllabify(["D", "AO1", "G"])
+    assert [str(x) for x in syllabify("master")] == ["M AE1 S", "T ER0"]
+    assert syllabify("😀") == ()

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from creval.phonetics.arpabet import VOWELS, base
+from creval.phonetics.arpabet import MANNER, VOWELS, base
 
 _SINGLE = {"P", "B", "T", "D", "K", "G", "F", "V", "TH", "DH", "S", "Z", "SH", "ZH", "CH", "JH", "M", "N", "L",
            "R", "W", "Y", "HH"}  # fmt: skip
@@ -54,11 +54,20 @@ def _split_cluster(cluster: Sequence[str], min_coda: int = 0) -> int:
     return len(cluster)
 
 
-def syllabify(phones: Sequence[str]) -> tuple[Syllable, ...]:
+def syllabify(phones: Sequence[str] | str) -> tuple[Syllable, ...]:
     """Split ARPAbet phones (with stress digits on vowels) into :class:`Syllable` s.
 
-    A sequence without any vowel (a bare consonant string) yields no syllables.
+    ``phones`` may also be one string: ARPAbet separated by spaces (``"D AO1 G"``), or a word, which is
+    pronounced first (``syllabify("master")``). A sequence without any vowel yields no syllables.
     """
+    if isinstance(phones, str):
+        parts = phones.split()
+        if parts and all(base(p) in VOWELS or p in MANNER for p in parts):
+            phones = parts
+        else:
+            from creval.phonetics.lexicon import pronounce
+
+            return pronounce(phones).syllables
     vowel_pos = [i for i, p in enumerate(phones) if base(p) in VOWELS]
     if not vowel_pos:
         return ()
