@@ -9,6 +9,7 @@ cannot be installed on this machine (no network), and its speed depends on the s
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--outputs", type=int, default=1500)
     args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (timings scale with it)")
     rows = [r for r in (DATA / "sonnet_train.txt").read_text("utf-8").split("\n") if r.strip()]
     stanzas = []
     for r in rows:

@@ -52,6 +52,7 @@ def main() -> None:
     ap.add_argument("--texts", type=int, default=3)
     ap.add_argument("--tokens", type=int, default=5000)
     args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (timings scale with it)")
     ld = import_kyle()
     words = [
         w for w in (DATA / "sonnet_train.txt").read_text("utf-8").replace("<eos>", " ").split() if w.isalpha()

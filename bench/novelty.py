@@ -11,6 +11,7 @@ several GB at 1M) against creval on the same lines, and both must give identical
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from pathlib import Path
 
@@ -63,6 +64,7 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=100_000)
     ap.add_argument("--anchor-lines", type=int, default=100_000)
     args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (timings scale with it)")
     base = real_lines()
     train = synth_lines(args.lines, 0, base)
     queries = synth_lines(args.queries, 1, base)

@@ -12,6 +12,7 @@ Targets: 10k outputs against 1M lines in under 90 s, ≥ 10× faster than the sc
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -40,6 +41,7 @@ def main() -> None:
     ap.add_argument("--anchor-outputs", type=int, default=500)
     ap.add_argument("--chunk", type=int, default=100)
     args = ap.parse_args()
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (timings scale with it)")
     base = real_lines()
     train = synth_lines(args.lines, 0, base)
     outputs = synth_lines(args.outputs, 2, base)

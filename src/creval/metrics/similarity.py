@@ -20,7 +20,8 @@ are then scored exactly (sparse row · query) and the best is the answer. Memory
 index plus one output's candidates; no output × corpus matrix is ever formed. Ties: the lowest document index
 among the best-scoring documents examined.
 
-Undefined: an output with no tokens (or, with ``idf="plain"``, only unseen ones) has no direction: NaN with a
+Undefined: an output with no tokens (or, with ``idf="plain"``, only terms of weight 0: unseen, or in every
+document) has no direction: NaN with a
 note. An output sharing no term with the corpus has similarity 0 (a real value, not a fallback).
 """
 
@@ -210,16 +211,22 @@ class UniquenessIndex:
                     new = docs[seen[docs] != qi]
                     seen[new] = qi
                     touched.append(new)
-                    # a real score is a lower bound of the answer: score the best partial documents exactly
                     part = acc[docs]
-                    top = docs[np.argpartition(-part, 7)[:8]] if len(docs) > 8 else docs
-                    lower = max(lower, float(self._exact(top, terms, qw, qdense).max()))
+                    if j == 0:  # a real score is a lower bound of the answer: score the best few exactly
+                        top = docs[np.argpartition(-part, 7)[:8]] if len(docs) > 8 else docs
+                        lower = max(lower, float(self._exact(top, terms, qw, qdense).max()))
+                    else:
+                        lower = max(lower, float(part.max()))
                 j += 1
             if not touched:
                 continue
             cand = np.concatenate(touched)
             if j < n_terms:
                 # phase 2: complete the scores of the touched documents that could still reach the best
+                # raise the lower bound with the exact scores of the best partial candidates, then filter
+                if len(cand) > 64:
+                    head = cand[np.argpartition(-acc[cand], 63)[:64]]
+                    lower = max(lower, float(self._exact(head, terms, qw, qdense).max()))
                 cand = cand[acc[cand] + remaining[j] >= lower]
                 scores = self._exact(cand, terms, qw, qdense)
             else:
