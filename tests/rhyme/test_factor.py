@@ -92,3 +92,13 @@ def test_espeak_compat_mode():
     assert rhyme_factor("money honey", mode="espeak").rhyme_factor >= 2
     with pytest.raises(ValueError):
         rhyme_factor("x y", mode="ipa")
+
+
+def test_espeak_vowel_extraction_worked_example():
+    from creval.rhyme.factor import _espeak_stream
+
+    kept, vowels, _full = _espeak_stream(["faster dog", "my eye boat", "faster dog"])
+    # espeak -x: f'aast3 d'0g maI; 'aI b'oUt -> the repeated line is dropped, "aa" counts once, 0 -> o,
+    # I -> i, diphthongs give two vowels, words are cut after their last vowel
+    assert kept == ["faast3", "d0", "maI", "aI", "boU"]
+    assert vowels == [["a", "3"], ["o"], ["a", "i"], ["a", "i"], ["o", "U"]]
