@@ -53,7 +53,7 @@ def test_bad_parameters():
 
 
 def test_pipeline_and_report_section():
-    ev = evaluate_full(None, OUTPUTS, ["rhyme_density", "rhyme_factor"], report=False)
+    ev = evaluate_full(None, OUTPUTS, ["rhyme_density", "rhyme_factor", "end_rhyme"], report=False)
     measures = set(ev.results["measure"])
     assert {"rhyme_density", "rhyme_density_weighted", "end_rhymes_per_line", "multisyllable_share",
             "rhyme_factor"} <= measures  # fmt: skip
@@ -62,5 +62,20 @@ def test_pipeline_and_report_section():
     )
     html = rhyme_section(ctx)
     assert html is not None and "sysA" in html and "<b style=" in html and "master" in html
+    assert "strongest rhyme type" in html and "end_rhyme_rate" in html
     empty = ReportContext(results=ev.results[ev.results["measure"] == "nothing"])
     assert rhyme_section(empty) is None
+
+
+def test_end_rhyme_measure():
+    outs = [
+        Output("e1", "s", "I walk the dog\ndown by the bog\nunder a tree\nnext to a sea"),
+        Output("e2", "s", "I walk the dog\nthen I beg"),
+        Output("e3", "s", "one line only"),
+    ]
+    res = get_measure("end_rhyme")().score(outs)
+    # dog/bog perfect, bog/tree none, tree/sea perfect -> 2/3; dog/beg is a consonant rhyme -> 0
+    assert res.values["end_rhyme_rate"][:2].tolist() == [pytest.approx(2 / 3), 0.0]
+    assert res.values["perfect_end_rhyme_rate"][0] == pytest.approx(2 / 3)
+    assert math.isnan(res.values["end_rhyme_rate"][2]) and res.notes
+    assert res.artifacts["type_counts"]["s"] == {"perfect": 2, "none": 1, "consonant": 1}

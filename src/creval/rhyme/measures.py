@@ -154,3 +154,62 @@ class RhymeFactorMeasure(Measure):
         model = "cmudict+espeak-ng" if p["mode"] == "cmudict" else "espeak-ng-ascii"
         sig = Signature("rhyme_factor", dict(p), "rhyme-words", model)
         return MeasureResult(values={"rhyme_factor": values}, signatures={"rhyme_factor": sig}, notes=notes)
+
+
+def end_rhyme_types(lines: Sequence[str]) -> list[str | None]:
+    """The strongest rhyme type (:func:`creval.rhyme.pairs.rhyme_type`) between the last words of each pair of
+    consecutive lines (None where they do not rhyme or a line has no word)."""
+    from creval.rhyme.pairs import rhyme_type
+    from creval.rhyme.text import last_word
+
+    ends = [last_word(line) for line in lines if line.strip()]
+    return [rhyme_type(a, b) if a and b else None for a, b in zip(ends, ends[1:])]
+
+
+@register_measure
+class EndRhymeMeasure(Measure):
+    """Share of consecutive line pairs whose end words rhyme: under :func:`creval.rhyme.check_rhyme` (any type
+    but consonant) and as perfect rhymes only.
+
+    .. math::
+
+        \\mathrm{ER} = \\frac{|\\{i : \\mathrm{rhyme}(w_{i-1}, w_i)\\}|}{L - 1}
+
+    with :math:`w_i` the last word of line :math:`i` and :math:`L` the number of lines (NaN when :math:`L < 2`).
+    """
+
+    name = "end_rhyme"
+    description = (
+        "share of consecutive line pairs whose last words rhyme (any type but consonant; perfect only)"
+    )
+
+    def score(self, outputs: Sequence[Output]) -> MeasureResult:
+        from creval.rhyme.check import END_RHYME_TYPES
+
+        any_rate = np.full(len(outputs), np.nan)
+        perfect_rate = np.full(len(outputs), np.nan)
+        notes: list[str] = []
+        counts: dict[str, dict[str, int]] = {}
+        for i, out in enumerate(_progress(list(outputs), "end rhymes")):
+            types = end_rhyme_types(out.text.split("\n"))
+            if not types:
+                notes.append(f"undefined for output {out.id!r}: fewer than two lines")
+                continue
+            any_rate[i] = sum(t in END_RHYME_TYPES for t in types) / len(types)
+            perfect_rate[i] = sum(t == "perfect" for t in types) / len(types)
+            per = counts.setdefault(out.system, {})
+            for t in types:
+                key = t or "none"
+                per[key] = per.get(key, 0) + 1
+        sigs = {
+            "end_rhyme_rate": Signature("end_rhyme_rate", {"types": "all-but-consonant"}, "rhyme-words"),
+            "perfect_end_rhyme_rate": Signature(
+                "perfect_end_rhyme_rate", {"types": "perfect"}, "rhyme-words"
+            ),
+        }
+        return MeasureResult(
+            values={"end_rhyme_rate": any_rate, "perfect_end_rhyme_rate": perfect_rate},
+            signatures=sigs,
+            notes=notes,
+            artifacts={"type_counts": counts},
+        )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from creval.report.registry import ReportContext, register_section
 
 RHYME_MEASURES = (
+    "end_rhyme_rate",
+    "perfect_end_rhyme_rate",
     "rhyme_density",
     "rhyme_density_weighted",
     "end_rhymes_per_line",
@@ -48,7 +50,9 @@ def rhyme_section(ctx: ReportContext) -> str | None:
     table = table[[m for m in RHYME_MEASURES if m in table.columns]].reset_index()
     table.columns.name = None
     parts = [
-        '<p class="meta">Means per system. Rhyme density: share of syllables in a rhyme with the same or the '
+        '<p class="meta">Means per system. End rhyme rate: consecutive line pairs whose last words rhyme '
+        "(any type but consonant rhyme; perfect: perfect rhymes only). Rhyme density: share of syllables in a "
+        "rhyme with the same or the "
         "previous line (Hirjee &amp; Brown 2010); weighted: × word entropy / word count (Potash et al. 2016); "
         "end rhymes per line: lines whose last syllable rhymes with the line before; multi-syllable share: "
         "rhymes of two or more syllables / all rhymes; rhyme factor: mean longest backward vowel match against "
@@ -56,6 +60,22 @@ def rhyme_section(ctx: ReportContext) -> str | None:
         "espeak-ng.</p>",
         table_html(table, left=["system"]),
     ]
+    type_counts = (ctx.artifacts.get("end_rhyme") or {}).get("type_counts") or {}
+    if type_counts:
+        import pandas as pd
+
+        from creval.rhyme.pairs import RHYME_TYPES
+
+        cols = [t for t in (*RHYME_TYPES, "none") if any(t in c for c in type_counts.values())]
+        rows = []
+        for system, counts in sorted(type_counts.items()):
+            total = sum(counts.values())
+            rows.append({"system": system, **{t: counts.get(t, 0) / total for t in cols}, "pairs": total})
+        parts.append(
+            '<p class="meta">Consecutive line pairs by the strongest rhyme type of their last words '
+            "(share of pairs; Phyme's types, see the README).</p>"
+            + table_html(pd.DataFrame(rows), left=["system"], digits=3)
+        )
     examples = (ctx.artifacts.get("rhyme_density") or {}).get("examples") or {}
     for system, ex in examples.items():
         parts.append(
