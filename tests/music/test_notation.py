@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from creval.errors import InputError
 from creval.music.edit import note_tokens
@@ -157,3 +159,14 @@ def test_post_editing_music_upload(tmp_path: Path, midi_writer) -> None:
         assert row["edited"] == "C4:1 D4:1 G4:1 F4:1" and row["value"] == pytest.approx(0.25)
     finally:
         store.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ABCDEFGabr#b+:|/0123456789.- \n<>&", max_size=60))
+def test_any_annotator_text_gives_tokens_and_a_preview(text: str) -> None:
+    tokens = notation_tokens(text)
+    assert all(isinstance(t, str) for t in tokens)
+    html = preview_svg(text)
+    assert "<script" not in html and ("<svg" in html or "<p" in html)
+    assert "<>" not in html and "&" not in html.replace("&#x27;", "").replace("&amp;", "").replace(
+        "&lt;", "").replace("&gt;", "").replace("&quot;", "")

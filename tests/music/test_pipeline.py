@@ -141,3 +141,23 @@ def test_cli_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:
                                        str(tmp_path / "o")])
     assert result.exit_code == 2 and "no music files" in result.output
     assert not (tmp_path / "o").exists()
+
+
+def test_cli_evaluate_with_music_param(folders, tmp_path: Path) -> None:
+    gen, ref = folders
+    path = tmp_path / "gens.jsonl"
+    path.write_text("".join(json.dumps({"id": n, "system": "jigs", "music": str(gen / n)}) + "\n" for n in GEN),
+                    "utf-8")
+    out = tmp_path / "res"
+    result = CliRunner().invoke(main, ["evaluate", "--generations", str(path), "--out", str(out),
+                                       "--measures", "music-features,music-mgeval",
+                                       "--param", f"music-mgeval.corpus={ref}",
+                                       "--param", "music-mgeval.features=pitch_range,avg_IOI",
+                                       "--param", "music-mgeval.mode=corrected", "--no-report"])
+    assert result.exit_code == 0, result.output
+    res = pd.read_csv(out / "results.csv")
+    assert set(res["measure"]) >= {"mgeval_kl_pitch_range", "mgeval_oa_avg_IOI", "music_ioi"}
+    assert not any(m.startswith("mgeval_kl_note") for m in res["measure"])
+    bad = CliRunner().invoke(main, ["evaluate", "--generations", str(path), "--out", str(tmp_path / "x"),
+                                    "--measures", "music-mgeval", "--param", "music-mgeval.features=tempo"])
+    assert bad.exit_code == 2 and "unknown feature(s) tempo" in bad.output
