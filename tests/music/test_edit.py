@@ -19,6 +19,7 @@ from creval.music.edit import (
     edit_counts,
     interval_weight,
     levenshtein,
+    melody_sequence,
     mongeau_sankoff,
     mongeau_sankoff_alignment,
     mongeau_sankoff_batch,
@@ -190,3 +191,18 @@ def test_ms_bad_input() -> None:
         mongeau_sankoff(([60, 62], [1.0]), q([60], [1]))
     with pytest.raises(InputError, match="non-negative"):
         mongeau_sankoff(q([60], [-1]), q([60], [1]))
+
+
+def test_melody_sequence_inserts_rests() -> None:
+    class T:
+        onset = np.array([0.0, 1.0, 3.0, 3.0])
+        duration = np.array([1.0, 1.0, 2.0, 2.0])
+        pitch = np.array([60, 62, 64, 67])
+
+    p, d = melody_sequence(T)
+    assert p.tolist() == [60, 62, -1, 64, 67] and d.tolist() == [1, 1, 1, 2, 2]
+    p, d = melody_sequence(T, rests=False)
+    assert p.tolist() == [60, 62, 64, 67]
+    # the same melody with its rest shortened from a quarter to an eighth: k * |4 - 2| sixteenths
+    short = (np.array([60, 62, -1, 64]), np.array([1.0, 1.0, 0.5, 2.0]))
+    assert mongeau_sankoff((p[:2].tolist() + [-1, 64], [1, 1, 1, 2]), short) == pytest.approx(K * 2)

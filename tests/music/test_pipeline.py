@@ -87,8 +87,11 @@ def test_music_her_measure(folders, tmp_path: Path, midi_writer) -> None:
     path = tmp_path / "g.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
     ev = evaluate_full(None, path, ["music-her"], out=tmp_path / "o")
-    her = ev.results.set_index("output_id")["value"]
+    res = ev.results
+    her = res[res["measure"] == "music_her"].set_index("output_id")["value"]
     assert her["a"] == 0.0 and her["b"] > 1.0
+    ms = res[res["measure"] == "music_ms_distance"].set_index("output_id")["value"]
+    assert ms["a"] == 0.0 and ms["b"] > 1.0
     assert "HER by input piece" in (tmp_path / "o" / "report.html").read_text("utf-8")
 
 
@@ -126,6 +129,7 @@ def test_cli_features_and_her(folders, tmp_path: Path, midi_writer) -> None:
     result = CliRunner().invoke(main, ["music", "her", str(a), str(b)])
     assert result.exit_code == 0, result.output
     assert "HER = 0.3333" in result.output and "S=1" in result.output
+    assert "Mongeau–Sankoff distance = 0.9000" in result.output  # D4 -> D#4: a second, 0.9
 
 
 def test_cli_bad_file_is_one_line_exit_2(tmp_path: Path) -> None:

@@ -145,18 +145,24 @@ def _print_mgeval(frame) -> None:
 def her_cmd(generated: Path, edited: Path, tokens: str, per_bar: bool) -> None:
     """HER of a generated piece against an annotator's edited version, overall and per bar.
 
-    HER = (S + D + I) / (S + D + C) over note tokens, the edited version as reference.
+    HER = (S + D + I) / (S + D + C) over note tokens, the edited version as reference; also prints the
+    Mongeau–Sankoff (1990) distance between the two melodies.
 
     Example: creval music her sample.mid sample_edited.mid
     """
     from rich.table import Table
 
+    from creval.music.edit import melody_sequence, mongeau_sankoff
     from creval.music.her import music_her
+    from creval.music.io import read_piece
 
-    result = music_her(generated, edited, tokens=tokens)
+    gen_piece, edit_piece = read_piece(generated), read_piece(edited)
+    result = music_her(gen_piece, edit_piece, tokens=tokens)
     c = result.counts
     _console().print(f"HER = {result.her:.4f}  (S={c.substitutions} D={c.deletions} I={c.insertions} "
                      f"C={c.correct}; tokens: {tokens})")
+    ms = mongeau_sankoff(melody_sequence(gen_piece.notes()), melody_sequence(edit_piece.notes()))
+    _console().print(f"Mongeau–Sankoff distance = {ms:.4f}  (k = 0.348, lengths in sixteenths, rests included)")
     if per_bar:
         table = Table(header_style="bold")
         for col in ("bar", "HER", "S", "D", "I", "C"):

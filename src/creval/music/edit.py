@@ -155,6 +155,29 @@ def interval_weight(pa: np.ndarray, pb: np.ndarray, rest_weight: float = 0.1) ->
     return np.where(rest_a & rest_b, 0.0, w)
 
 
+def melody_sequence(notes, *, rests: bool = True, min_rest: float = 1 / 48) -> tuple[np.ndarray, np.ndarray]:
+    """A note sequence as Mongeau–Sankoff's (pitch, length) pairs in order of onset, with a rest (pitch −1)
+    for each gap of at least ``min_rest`` quarter notes between the end of the notes so far and the next onset
+    (``rests=True``, as the paper treats rests as notes). Chords are read as consecutive notes: the measure is
+    meant for melodies."""
+    onset = np.asarray(notes.onset, dtype=float)
+    duration = np.asarray(notes.duration, dtype=float)
+    pitch = np.asarray(notes.pitch, dtype=np.int64)
+    if not rests or len(onset) == 0:
+        return pitch.copy(), duration.copy()
+    prev_end = np.concatenate([[onset[0]], np.maximum.accumulate(onset + duration)[:-1]])
+    gap = onset - prev_end
+    has_rest = gap >= min_rest
+    out_p = np.empty(len(pitch) + int(has_rest.sum()), dtype=np.int64)
+    out_d = np.empty(len(out_p))
+    pos = np.arange(len(pitch)) + np.cumsum(has_rest)
+    out_p[pos] = pitch
+    out_d[pos] = duration
+    out_p[pos[has_rest] - 1] = -1
+    out_d[pos[has_rest] - 1] = gap[has_rest]
+    return out_p, out_d
+
+
 def _as_pd(seq, unit: float) -> tuple[np.ndarray, np.ndarray]:
     if hasattr(seq, "pitch") and hasattr(seq, "duration"):
         return np.asarray(seq.pitch, dtype=np.int64), np.asarray(seq.duration, dtype=float) * unit

@@ -7,7 +7,8 @@
   distance density and the inter-set density, per feature (set-level rows ``mgeval_kl_<feature>`` and
   ``mgeval_oa_<feature>``), plus the densities and tables for the report.
 * ``music-her``: HER of each generated piece against its post-edited version (a ``music_edited`` path in the
-  row), overall per output and per bar in the report.
+  row), overall per output and per bar in the report, and the Mongeau–Sankoff distance between the two
+  (``music_ms_distance``: melodies with rests, k = 0.348).
 
 A ``music`` path that is not absolute is read relative to the generations file's folder (falling back to the
 current folder). Text outputs without ``music`` are left alone: these measures report nothing for them.
@@ -219,7 +220,7 @@ class MusicHerMeasure(Measure):
 
     name = "music-her"
     description = ("HER of each output's music file against its post-edited version (row field music_edited), "
-                   "over note tokens; per bar in the report")
+                   "over note tokens, per bar in the report; and their Mongeau-Sankoff distance")
 
     def __init__(self, tokens: str = "pitch+duration", field: str = "music_edited") -> None:
         from creval.music.edit import note_tokens
@@ -234,12 +235,15 @@ class MusicHerMeasure(Measure):
         self.field = field
 
     def score(self, outputs: Sequence[Output]) -> MeasureResult:
+        from creval.music.edit import K_DEFAULT, melody_sequence, mongeau_sankoff_batch
         from creval.music.her import music_her
 
         idx = [i for i, o in enumerate(outputs) if o.music and o.extra.get(self.field)]
         if not idx:
             return MeasureResult()
         values = np.full(len(outputs), np.nan)
+        ms_values = np.full(len(outputs), np.nan)
+        pairs = []
         per_piece = []
         for i in idx:
             out = outputs[i]
@@ -247,16 +251,24 @@ class MusicHerMeasure(Measure):
             if not isinstance(edited, str):
                 raise InputError(f"output {out.id!r}: field {self.field!r} must be a path string",
                                  out.source or None, out.line or None)
-            result = music_her(load_piece(resolve_music_path(out)), load_piece(resolve_music_path(out, edited)),
-                               tokens=self.params["tokens"])
+            gen_piece = load_piece(resolve_music_path(out))
+            edit_piece = load_piece(resolve_music_path(out, edited))
+            result = music_her(gen_piece, edit_piece, tokens=self.params["tokens"])
             values[i] = result.her
+            pairs.append((melody_sequence(gen_piece.notes()), melody_sequence(edit_piece.notes())))
             per_piece.append({"output_id": out.id, "system": out.system, "input_id": out.input_id or out.id,
                               "her": result.her, "S": result.counts.substitutions, "D": result.counts.deletions,
                               "I": result.counts.insertions, "C": result.counts.correct,
                               "per_bar": [float(x) for x in result.her_per_bar]})
+        ms_values[idx] = mongeau_sankoff_batch(pairs)
+        for row, value in zip(per_piece, ms_values[idx]):
+            row["mongeau_sankoff"] = float(value)
         notes = []
         if len(idx) < len(outputs):
             notes.append(f"{len(outputs) - len(idx)} output(s) have no music and {self.field}: no HER")
-        return MeasureResult(values={"music_her": values},
-                             signatures={"music_her": Signature("music_her", params=self.params)},
+        ms_sig = Signature("music_ms_distance", params={"k": K_DEFAULT, "max_fragment": 4, "rests": True,
+                                                        "interval_by_duration": False})
+        return MeasureResult(values={"music_her": values, "music_ms_distance": ms_values},
+                             signatures={"music_her": Signature("music_her", params=self.params),
+                                         "music_ms_distance": ms_sig},
                              artifacts={"pieces": per_piece, "tokens": self.params["tokens"]}, notes=notes)

@@ -100,11 +100,12 @@ def _her_html(art: dict[str, Any]) -> str:
         return ""
     by_input = (pieces.groupby(["input_id", "system"], sort=True)
                 .agg(n=("her", "size"), her=("her", "mean"), S=("S", "sum"), D=("D", "sum"), I=("I", "sum"),
-                     C=("C", "sum")).reset_index())
+                     C=("C", "sum"), mongeau_sankoff=("mongeau_sankoff", "mean")).reset_index())
     out = ["<h3>HER by input piece</h3>",
            f'<p class="meta">HER = (S + D + I) / (S + D + C) over note tokens ({art.get("tokens")}), the edited '
            "version being the reference (Kalonaris &amp; Aljanaki). Per bar: each edit is charged to the bar of "
-           "the edited note (insertions: of the generated note).</p>",
+           "the edited note (insertions: of the generated note). mongeau_sankoff: mean Mongeau–Sankoff (1990) "
+           "distance between the generated and edited melodies (k = 0.348, rests included).</p>",
            table_html(by_input, left=["input_id", "system"])]
     width = max((len(p) for p in pieces["per_bar"]), default=0)
     if width:
