@@ -138,3 +138,17 @@ def test_single_note_piece_gives_nan_intervals(midi_writer) -> None:
     f = F.extract_features(read_piece(midi_writer("one.mid", [(0, 1, 60)])))
     assert np.isnan(f["avg_pitch_shift"]) and np.isnan(f["avg_IOI"])
     assert f["pitch_range"] == 0 and f["pitch_class_transition_matrix"].sum() == 0
+
+
+def test_multitrack_pctm_sums_tracks_like_pretty_midi(tmp_path: Path) -> None:
+    from music21 import corpus
+
+    path = tmp_path / "bwv66.6.mid"
+    corpus.parse("bach/bwv66.6").write("midi", fp=str(path))
+    piece = read_piece(path)
+    assert len(piece.pitched_tracks) == 4
+    feats = F.extract_features(piece, ["pitch_class_transition_matrix", "total_used_note", "avg_IOI"])
+    pm = pretty_midi.PrettyMIDI(str(path))
+    np.testing.assert_array_equal(feats["pitch_class_transition_matrix"], pm.get_pitch_class_transition_matrix())
+    assert feats["total_used_note"] == sum(len(i.notes) for i in pm.instruments)
+    assert feats["avg_IOI"] == pytest.approx(np.mean(np.diff(pm.get_onsets())))

@@ -306,7 +306,7 @@ def extract_features(piece: Piece, features: Sequence[str] = DEFAULT_FEATURES, *
         "bar_used_note": lambda: bar_used_note(notes, n_bars),
         "total_pitch_class_histogram": lambda: total_pitch_class_histogram(notes, pch_weight),
         "bar_pitch_class_histogram": lambda: bar_pitch_class_histogram(notes, bar_starts, n_bars, pch_weight),
-        "pitch_class_transition_matrix": lambda: pitch_class_transition_matrix(notes, pctm_normalize),
+        "pitch_class_transition_matrix": lambda: _pctm(piece, notes, track, pctm_normalize),
         "pitch_range": lambda: pitch_range(notes),
         "avg_pitch_shift": lambda: avg_pitch_shift(notes),
         "avg_IOI": lambda: avg_IOI(notes),
@@ -316,6 +316,15 @@ def extract_features(piece: Piece, features: Sequence[str] = DEFAULT_FEATURES, *
                                                                                pause_event, length_relative_to),
     }
     return {name: np.asarray(calls[name](), dtype=float) for name in features}
+
+
+def _pctm(piece: Piece, notes: Track, track: int | str | None, normalize: int) -> np.ndarray:
+    """PCTM of one track, or, for all tracks, the sum of each pitched track's matrix (transitions stay within a
+    track, as ``pretty_midi.PrettyMIDI.get_pitch_class_transition_matrix`` sums its instruments')."""
+    if track is not None or len(piece.pitched_tracks) <= 1:
+        return pitch_class_transition_matrix(notes, normalize)
+    total = sum(pitch_class_transition_matrix(t) for t in piece.pitched_tracks)
+    return _normalize_matrix(np.asarray(total, dtype=float), normalize)
 
 
 def feature_table(feature_dicts: Sequence[dict[str, np.ndarray]], names: Sequence[str] | None = None
