@@ -189,3 +189,10 @@ def test_running_status_sysex_and_channels(tmp_path: Path) -> None:
     truncated.write_bytes(data[:-6])
     with pytest.raises(InputError, match="cut.mid: not a readable MIDI file \\(truncated"):
         read_piece(truncated)
+
+
+def test_multi_tune_abc_gives_the_first_tune(tmp_path: Path) -> None:
+    abc = tmp_path / "two.abc"
+    abc.write_text("X:1\nT:one\nM:4/4\nL:1/4\nK:C\nC D E F|\n\nX:2\nT:two\nM:4/4\nL:1/4\nK:C\nG A B c|\n", "utf-8")
+    piece = read_piece(abc)
+    assert list(piece.notes().pitch) == [60, 62, 64, 65]
