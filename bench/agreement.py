@@ -7,7 +7,8 @@ Run: ``.venv/bin/python bench/agreement.py [--repeat 7]``
 2. Fleiss' kappa, 10,000 items x 5 raters, 3 categories: from raw item x rater labels (creval's one bincount
    beside statsmodels' ``aggregate_raters`` + ``fleiss_kappa``), and from a ready count table.
 3. ICC (all six forms), 500 targets x 4 raters, beside ``pingouin.intraclass_corr``; Cohen's kappa on 10,000
-   pairs beside ``sklearn.metrics.cohen_kappa_score``.
+   pairs beside ``sklearn.metrics.cohen_kappa_score``; Friedman on 10,000 blocks beside
+   ``scipy.stats.friedmanchisquare``.
 
 Each row prints the best-of-``repeat`` time of both, the ratio reference / creval (above 1: creval faster) and
 the largest absolute difference between the two values (they must agree).
@@ -94,6 +95,16 @@ def main() -> None:
     ours = best(lambda: cohen_kappa(a, b, "quadratic").value, args.repeat)
     ref = best(lambda: cohen_kappa_score(a, b, weights="quadratic"), args.repeat)
     ratios.append(row("  weighted kappa with SE and CI", ours, ref, "sklearn cohen_kappa_score"))
+
+    print("Friedman test: 10,000 blocks x 5 systems, scores 1..5 (ties)")
+    from scipy.stats import friedmanchisquare
+
+    from creval.agreement import friedman
+
+    scores = rng.integers(1, 6, size=(10_000, 5)).astype(float)
+    ours = best(lambda: friedman(scores, posthoc=None).statistic, args.repeat)
+    ref = best(lambda: float(friedmanchisquare(*scores.T).statistic), args.repeat)
+    ratios.append(row("  chi2 with tie correction", ours, ref, "scipy friedmanchisquare"))
 
     print(f"slowest ratio {min(ratios):.2f}x (>= 1 means creval is at least as fast as every reference)")
 

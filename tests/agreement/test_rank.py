@@ -162,3 +162,14 @@ def test_wilcoxon_holm_matches_scipy_and_statsmodels():
     assert same.p_value.iloc[0] == 1.0
     with pytest.raises(InputError, match="posthoc"):
         friedman(x, posthoc="tukey")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 15), st.integers(0, 2**32 - 1))
+def test_mean_ranks_match_scipy_rankdata_with_ties(k, n, seed):
+    x = np.random.default_rng(seed).integers(0, 3, size=(n, k)).astype(float)
+    res = friedman(x, posthoc="nemenyi")
+    expected = stats.rankdata(x, axis=1).mean(axis=0)
+    assert list(res.mean_ranks.values()) == pytest.approx(expected.tolist())
+    if res.posthoc is not None:
+        assert res.posthoc.mean_rank_a.iloc[0] == pytest.approx(expected[0])

@@ -72,9 +72,10 @@ class StatResult:
 
 
 def as_array(data: Any, what: str, dtype: Any = None) -> np.ndarray:
-    """``data`` (array, nested lists, DataFrame) as a numpy array; a ragged or nested table is an InputError.
+    """``data`` (array, nested lists, DataFrame) as a numpy array; a table numpy cannot shape is an InputError.
 
-    With ``dtype=None`` numbers stay numeric and anything else becomes an object array.
+    With ``dtype=None`` numbers stay numeric and anything else becomes an object array (a cell that is itself a
+    list is refused later, when the labels are coded).
     """
     raw = data.to_numpy() if hasattr(data, "to_numpy") and not isinstance(data, np.ndarray) else data
     try:
@@ -91,12 +92,6 @@ def as_array(data: Any, what: str, dtype: Any = None) -> np.ndarray:
     if arr.dtype.kind not in "fiub":
         if dtype is None and arr.dtype.kind != "O":
             arr = arr.astype(object)
-        if arr.dtype.kind == "O" and any(
-            isinstance(x, list | tuple | dict | set | np.ndarray) for x in arr.flat
-        ):
-            raise InputError(
-                f"{what} is not a rectangular table (rows of different lengths, or nested lists)"
-            )
     return arr
 
 
@@ -165,7 +160,12 @@ def _encode_objects(arr: np.ndarray, categories: Sequence[Any] | None) -> tuple[
     try:
         inv, uniq = pd.factorize(flat, sort=True)
     except TypeError:  # labels of mixed types: first-appearance order
-        inv, uniq = pd.factorize(flat, sort=False)
+        try:
+            inv, uniq = pd.factorize(flat, sort=False)
+        except TypeError:
+            raise InputError(
+                "a label is a list or other unhashable value (rows of different lengths?)"
+            ) from None
     found = list(uniq.tolist()) if hasattr(uniq, "tolist") else list(uniq)
     if categories is None:
         return inv.reshape(arr.shape).astype(np.int64), tuple(found)

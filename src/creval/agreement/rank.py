@@ -180,17 +180,21 @@ class FriedmanResult:
         )
 
 
-def _wide(data: Any, block: Sequence[str] | str | None, system: str, score: str) -> tuple[Any, int]:
-    import pandas as pd
-
+def _wide(
+    data: Any, block: Sequence[str] | str | None, system: str, score: str
+) -> tuple[np.ndarray, list[Any], int]:
+    """Blocks x systems scores (complete blocks only), system names and the number of blocks dropped."""
     if block is None:
-        if isinstance(data, pd.DataFrame):
-            wide = data.apply(pd.to_numeric, errors="coerce")
+        if hasattr(data, "columns") and hasattr(data, "apply"):
+            import pandas as pd
+
+            names = list(data.columns)
+            arr = data.apply(pd.to_numeric, errors="coerce").to_numpy(dtype=float)
         else:
             arr = as_array(data, "scores", float)
             if arr.ndim != 2:
                 raise InputError(f"Friedman needs a blocks x systems table, got {arr.ndim} dimension(s)")
-            wide = pd.DataFrame(arr)
+            names = list(range(arr.shape[1]))
     else:
         keys = [block] if isinstance(block, str) else list(block)
         frame = as_frame(data, [*keys, system, score], what="scores")
@@ -204,8 +208,29 @@ def _wide(data: Any, block: Sequence[str] | str | None, system: str, score: str)
                 "average them first or make the block finer (e.g. block=['annotator', 'item'])"
             )
         wide = frame.pivot_table(index=keys, columns=system, values=score, aggfunc="first", dropna=False)
-    complete = wide.notna().all(axis=1)
-    return wide[complete], int((~complete).sum())
+        names = list(wide.columns)
+        arr = wide.to_numpy(dtype=float)
+    complete = ~np.isnan(arr).any(axis=1) if arr.size else np.ones(arr.shape[0], dtype=bool)
+    return arr[complete], names, int((~complete).sum())
+
+
+def _rank_sums(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """Per-system rank sums (ranks within each block, ties averaged) and the tie term sum(t^3 - t), from one
+    row-wise argsort: equal neighbours in a sorted row form a tie group sharing the mean of its positions."""
+    n, k = x.shape
+    order = np.argsort(x, axis=1, kind="stable")
+    srt = np.take_along_axis(x, order, axis=1)
+    new = np.ones((n, k), dtype=bool)
+    new[:, 1:] = srt[:, 1:] != srt[:, :-1]
+    flat = new.ravel()
+    starts = np.flatnonzero(flat)
+    lengths = np.diff(np.append(starts, n * k))
+    first_rank = starts % k + 1.0
+    mean_rank = first_rank + (lengths - 1) / 2.0
+    ranks_sorted = mean_rank[np.cumsum(flat) - 1]
+    sums = np.bincount(order.ravel(), weights=ranks_sorted, minlength=k)
+    lf = lengths.astype(float)
+    return sums, float((lf**3 - lf).sum())
 
 
 def friedman(
@@ -232,14 +257,12 @@ def friedman(
     ``"wilcoxon-holm"`` (pairwise Wilcoxon signed-rank tests with Holm's correction, Benavoli et al. 2016) or
     None. Undefined when every block ties all systems or there are fewer than two blocks or systems.
     """
-    from scipy.stats import chi2, rankdata
+    from scipy.stats import chi2
 
     if posthoc not in (None, "nemenyi", "wilcoxon-holm"):
         raise InputError(f"posthoc must be 'nemenyi', 'wilcoxon-holm' or None, got {posthoc!r}")
-    wide, dropped = _wide(data, block, system, score)
-    x = wide.to_numpy(dtype=float)
+    x, names, dropped = _wide(data, block, system, score)
     n, k = x.shape
-    names = list(wide.columns)
     if k < 2 or n < 2:
         reason = "fewer than two systems" if k < 2 else "fewer than two complete blocks"
         return FriedmanResult(
@@ -254,13 +277,8 @@ def friedman(
             defined=False,
             reason=reason,
         )
-    ranks = rankdata(x, axis=1)
-    r_sum = ranks.sum(axis=0)
+    r_sum, ties = _rank_sums(x)
     mean_ranks = dict(zip(names, (r_sum / n).tolist()))
-    ties = 0.0
-    for row in np.sort(x, axis=1):
-        _, counts = np.unique(row, return_counts=True)
-        ties += float((counts**3 - counts).sum())
     correction = 1.0 - ties / (n * k * (k * k - 1))
     if correction <= 1e-12:
         return FriedmanResult(
@@ -309,12 +327,12 @@ def nemenyi(x: Any, *, names: Sequence[Any] | None = None, alpha: float = 0.05) 
     (``a, b, mean_rank_a, mean_rank_b, difference, statistic, p_value, significant``) and CD.
     """
     import pandas as pd
-    from scipy.stats import rankdata, studentized_range
+    from scipy.stats import studentized_range
 
     arr = np.asarray(x, dtype=float)
     n, k = arr.shape
     names = list(names) if names is not None else list(range(k))
-    mr = rankdata(arr, axis=1).mean(axis=0)
+    mr = _rank_sums(arr)[0] / n
     se = math.sqrt(k * (k + 1) / (6.0 * n))
     q_crit = float(studentized_range.ppf(1 - alpha, k, np.inf)) / math.sqrt(2)
     rows = []
