@@ -308,11 +308,16 @@ class Store:
             q = q.where(m.assignment.c.id != exclude)
         return done + conn.execute(q).scalar_one() < k
 
-    def claim(self, annotator_id: int) -> dict | None:
+    def _annotator(self, who: int | dict) -> dict | None:
+        """An annotator row: ``who`` is its id or the row itself (the web app has it already)."""
+        return who if isinstance(who, dict) else self.annotator(who)
+
+    def claim(self, annotator_id: int | dict) -> dict | None:
         """The annotator's current page: their unexpired claim, else a new claim; None when nothing is left."""
-        a = self.annotator(annotator_id)
+        a = self._annotator(annotator_id)
         if a is None:
             return None
+        annotator_id = a["id"]
         st = self.study(a["study_id"])
         k, lease = st["k"], st["lease_seconds"]
         with self.write(st["id"]) as conn:
@@ -382,15 +387,16 @@ class Store:
 
     # ------------------------------------------------------------------ submitting
 
-    def submit(self, annotator_id: int, assignment_id: int, answer: dict | None, raw: dict,
+    def submit(self, annotator_id: int | dict, assignment_id: int, answer: dict | None, raw: dict,
                error: str | None = None) -> str:
         """Record a submission. Returns ``accepted``, ``duplicate``, ``stale``, ``invalid`` or ``forbidden``.
 
         ``answer`` is the validated answer (None with ``error`` set when validation failed: only logged).
         """
-        a = self.annotator(annotator_id)
+        a = self._annotator(annotator_id)
         if a is None:
             return "forbidden"
+        annotator_id = a["id"]
         st = self.study(a["study_id"])
         with self.write(st["id"]) as conn:
             now = self.clock()
@@ -421,10 +427,11 @@ class Store:
             self._log(conn, st["id"], "submit", raw, annotator_id, assignment_id)
             return "accepted"
 
-    def save_draft(self, annotator_id: int, assignment_id: int, draft: str) -> bool:
-        a = self.annotator(annotator_id)
+    def save_draft(self, annotator_id: int | dict, assignment_id: int, draft: str) -> bool:
+        a = self._annotator(annotator_id)
         if a is None:
             return False
+        annotator_id = a["id"]
         with self.write(a["study_id"]) as conn:
             res = conn.execute(update(m.assignment).where(
                 m.assignment.c.id == assignment_id, m.assignment.c.annotator_id == annotator_id,
@@ -434,8 +441,9 @@ class Store:
 
     # ------------------------------------------------------------------ progress and exports
 
-    def annotator_progress(self, annotator_id: int) -> dict:
-        a = self.annotator(annotator_id)
+    def annotator_progress(self, annotator_id: int | dict) -> dict:
+        a = self._annotator(annotator_id)
+        annotator_id = a["id"]
         st = self.study(a["study_id"])
         with self.read() as conn:
             done = conn.execute(select(func.count()).select_from(m.assignment).where(

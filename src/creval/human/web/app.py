@@ -31,6 +31,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Red
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import MutableHeaders
 
 from creval.human import designs
 from creval.human.config import StudyConfig
@@ -95,6 +96,29 @@ def _music_upload(filename: str, data: bytes) -> str:
             raise InputError(f"{filename}: {exc.problem}") from None
 
 
+class _SecurityHeaders:
+    """Pure ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response (cheaper than
+    ``@app.middleware("http")``, which wraps each response in a stream)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for k, v in SECURITY_HEADERS.items():
+                    if k not in headers:
+                        headers[k] = v
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
 def create_app(db_url: str | None = None, store: Store | None = None, secure_cookies: bool = False) -> FastAPI:
     """Build the app for a database URL (or an open :class:`Store`)."""
     store = store or Store(db_url or "sqlite:///creval-studies.db")
@@ -106,12 +130,7 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
     app.state.store = store
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    @app.middleware("http")
-    async def _headers(request: Request, call_next):
-        resp = await call_next(request)
-        for k, v in SECURITY_HEADERS.items():
-            resp.headers.setdefault(k, v)
-        return resp
+    app.add_middleware(_SecurityHeaders)
 
     def csrf_for(session: str) -> str:
         return hmac.new(secret, b"csrf:" + session.encode(), hashlib.sha256).hexdigest()[:40]
@@ -189,7 +208,7 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
     def render_task(request: Request, a: dict, sess: str, asg: dict | None, msg: str | None = None,
                     error: str | None = None, prev: dict | None = None, status: int = 200) -> HTMLResponse:
         ctx = study_ctx(a)
-        prog = store.annotator_progress(a["id"])
+        prog = store.annotator_progress(a)
         if asg is None:
             return page(request, "done.html", {**ctx, "progress": prog, "message": msg}, status)
         draft = asg.get("draft")
@@ -205,7 +224,7 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
             return no_session(request)
         if a["guidelines_at"] is None:
             return redirect("/guidelines")
-        asg = store.claim(a["id"])
+        asg = store.claim(a)
         return render_task(request, a, sess, asg, MESSAGES.get(m or ""))
 
     @app.post("/task/{assignment_id}")
@@ -219,7 +238,7 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
             return message_page(request, "Form expired", "Please reload the page and try again.", 403)
         asg = await run_in_threadpool(store.assignment, a["id"], assignment_id)
         if asg is None:
-            await run_in_threadpool(store.submit, a["id"], assignment_id, None, raw)  # logged as forbidden
+            await run_in_threadpool(store.submit, a, assignment_id, None, raw)  # logged as forbidden
             return message_page(request, "Not your page", "This page belongs to another annotator.", 403)
         upload = form.get("edited_file")
         if asg["display"].get("kind") == "music" and getattr(upload, "filename", None):
@@ -235,9 +254,9 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
         except designs.AnswerError as exc:
             if asg["status"] == "done":  # a resent old form: the saved answer stands
                 return redirect("/task?m=dup")
-            await run_in_threadpool(store.submit, a["id"], assignment_id, None, raw, str(exc))
+            await run_in_threadpool(store.submit, a, assignment_id, None, raw, str(exc))
             return render_task(request, a, sess, asg, error=str(exc), prev=raw, status=422)
-        outcome = await run_in_threadpool(store.submit, a["id"], assignment_id, answer, raw)
+        outcome = await run_in_threadpool(store.submit, a, assignment_id, answer, raw)
         return redirect({"accepted": "/task?m=saved", "duplicate": "/task?m=dup",
                          "stale": "/task?m=stale"}.get(outcome, "/task?m=gone"))
 
@@ -253,7 +272,7 @@ def create_app(db_url: str | None = None, store: Store | None = None, secure_coo
         if not csrf_ok(sess, form.get("csrf")):
             return message_page(request, "Form expired", "Please reload the page and try again.", 403)
         text = str(form.get("edited") or "").replace("\r\n", "\n")[:100_000]
-        ok = await run_in_threadpool(store.save_draft, a["id"], assignment_id, text)
+        ok = await run_in_threadpool(store.save_draft, a, assignment_id, text)
         if request.headers.get("x-requested-with") == "fetch":
             return JSONResponse({"saved": ok}, status_code=200 if ok else 409)
         return redirect("/task?m=draft" if ok else "/task?m=gone")
