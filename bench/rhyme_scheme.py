@@ -135,8 +135,10 @@ def main() -> None:
     naive_train(sub, args.iters)
     naive = time.perf_counter() - t0
     naive_rate = len(sub) / naive
-    print(f"naive   pure Python + pronouncing, {len(sub)} verses: {naive:7.2f} s  ({naive_rate:8.0f} verses/s); "
-          f"10k verses would take ~{len(verses) / naive_rate:.0f} s")
+    print(
+        f"naive   pure Python + pronouncing, {len(sub)} verses: {naive:7.2f} s  ({naive_rate:8.0f} verses/s); "
+        f"10k verses would take ~{len(verses) / naive_rate:.0f} s"
+    )
     print(f"speed-up (verses/s, warm creval vs naive): {len(verses) / warm / naive_rate:.1f}x")
 
 

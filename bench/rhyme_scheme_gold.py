@@ -68,9 +68,11 @@ def main(argv: list[str]) -> int:
     bacc = sum(r[1]["accuracy"] * r[1]["stanzas"] for r in rows) / n
     oacc = sum(r[2]["accuracy"] * r[2]["stanzas"] for r in rows) / n
     print(f"{'all':<10} {int(n):>5} {acc:6.3f} {bacc:6.3f} {oacc:6.3f}   (stanza-weighted accuracy)")
-    print(f"poets where the model beats the baseline on both accuracy and F1: "
-          f"{sum(r[0]['accuracy'] > r[1]['accuracy'] and r[0]['f1'] > r[1]['f1'] for r in rows)}/{len(rows)}"
-          f"  ({time.perf_counter() - t0:.1f} s)")
+    print(
+        f"poets where the model beats the baseline on both accuracy and F1: "
+        f"{sum(r[0]['accuracy'] > r[1]['accuracy'] and r[0]['f1'] > r[1]['f1'] for r in rows)}/{len(rows)}"
+        f"  ({time.perf_counter() - t0:.1f} s)"
+    )
     return 0
 
 

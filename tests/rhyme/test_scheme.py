@@ -167,8 +167,13 @@ def test_detect_schemes_on_lines():
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.lists(st.sampled_from(["day", "way", "", "🙂", "дом", "night", "light", "x" * 40, "'em", "8"]),
-                min_size=1, max_size=12))
+@given(
+    st.lists(
+        st.sampled_from(["day", "way", "", "🙂", "дом", "night", "light", "x" * 40, "'em", "8"]),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_viterbi_any_input_tiles_the_verse(words):
     hmm = RhymeSchemeHMM(n_iter=0)
     stanzas = hmm.viterbi(words)

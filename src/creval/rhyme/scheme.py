@@ -28,18 +28,31 @@ consonants, other vowels); none. The class model is
 
 so a class of rare sounds (small mass ``M_k(w)``) is strong evidence and a common one weak; ``φ`` (how often a
 linked pair is a perfect rhyme, a slant rhyme, ...) is learned by EM, initialised from phonetics
-(:data:`PHI_INIT`). On top, word-pair probabilities are learned by EM as in Reddy & Knight, with the class model
-as a Dirichlet prior of weight ``pair_prior`` (α):
+(:data:`PHI_INIT`).
 
-    θ(v | w) = (c(w, v) + α θ_cls(v | w)) / (n_w + α),   n_w = Σ_v c(w, v),
+On top, pair-specific probabilities are learned by EM as Reddy & Knight learn word-pair probabilities, but on the
+pair's *rhyme parts* (``pair_level="rhyme"``: love/dove and glove/above share evidence) and shrunk towards the
+class model so that one chance co-occurrence cannot make a rhyme (``pair_model="rate"``, default):
 
-where ``c`` are the expected counts of ``w`` being the antecedent of ``v`` (E-step). ``pair_prior=None`` keeps
-the pure class model.
+    ρ(w, v) = ρ_cls(w, v) · [(c(w, v) + β q_k) / (m(w, v) + β)] / q_k
 
-Training is forward-backward in log space, vectorised with numpy over all verses of a length bucket at once;
-decoding is Viterbi. :meth:`RhymeSchemeHMM.label` additionally links rhyme groups *across* segments (a sonnet
-octave ABBAABBA, a Spenserian stanza ABABBCBCC): two groups are merged when the mean log ratio ``log ρ`` over
-their cross pairs within ``link_window`` lines exceeds ``log(link_threshold)``, best pair first.
+where ``m`` counts how often the two rhyme parts stand within one stanza window of each other in the training
+verses, ``c`` the expected number of times they were linked (E-step), ``q_k`` the linked share of all
+co-occurring pairs of class ``k``, and ``β = pair_prior``. ``pair_model="dirichlet"`` is Reddy & Knight's MAP
+form ``θ(v | w) = (c(w, v) + β θ_cls(v | w)) / (n_w + β)``, which on this corpus lets EM talk itself into
+non-rhymes (Coleridge's ABCB ballads collapse to ABAB). The pair layer joins after ``pair_warmup`` iterations of
+the class model alone. ``pair_prior=None`` keeps the class model only. A verse's stanza emission multiplies, for
+every later line of a group, the geometric mean of ρ over the earlier lines of its group (``combine``; the
+arithmetic mixture of Reddy & Knight is ``combine="mixture"``, which let all-A states swallow couplets).
+
+Training is forward-backward in log space, vectorised with numpy over all verses of a length bucket at once (the
+sums over the previous state are matrix products); decoding is Viterbi.
+
+:meth:`RhymeSchemeHMM.label` gives one scheme for a whole unit (a gold stanza of any length): the Viterbi
+stanzas' rhyme groups; then a line whose mean log ρ to the rest of its group is below log ``split_threshold``
+leaves it (the transition prior put it there, not its sound); then groups are linked *across* Viterbi stanzas
+(a sonnet octave ABBAABBA, a Spenserian stanza ABABBCBCC, tail rhyme AABCCB), best pair first, while the mean
+log ρ over their cross pairs at most ``link_window`` lines apart exceeds log ``link_threshold``.
 
 Evaluation on the Chicago Rhyming Poetry Corpus (:func:`evaluate_on_gold`): given the gold stanza boundaries,
 each stanza is labelled; scheme accuracy is the share of stanzas whose scheme equals the gold up to renaming of
@@ -68,7 +81,6 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: The hidden states of Addanki & Wu (2013).
 ADDANKI_WU_SCHEMES: tuple[str, ...] = ("A", "AA", "ABA", "AAA", "ABAB", "AABA", "ABAA", "BAAA", "AAAA")
-
 
 
 def all_schemes(max_length: int = 4) -> tuple[str, ...]:
@@ -260,7 +272,9 @@ class _Lexicon:
         self.counts = np.concatenate([self.counts, np.zeros(len(new))])
         if self.group_mass:  # frozen vocabulary: masses of the new words against it
             self.u = np.concatenate([self.u, np.full(len(new), self._u_unseen)])
-            self.mass = np.vstack([self.mass, self._masses(np.arange(len(self.words) - len(new), len(self.words)))])
+            self.mass = np.vstack(
+                [self.mass, self._masses(np.arange(len(self.words) - len(new), len(self.words)))]
+            )
 
     # -- pair classes ---------------------------------------------------------------------------------
     def classes(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -406,10 +420,11 @@ class RhymeSchemeHMM:
         *,
         n_iter: int = 15,
         tol: float = 1e-4,
-        pair_prior: float | None = 20.0,
+        pair_prior: float | None = 5.0,
         phi_prior: float = 20.0,
-        link_threshold: float = 2.0,
-        link_window: int | None = 8,
+        link_threshold: float = 5.0,
+        link_window: int | None = 4,
+        split_threshold: float | None = 0.2,
         mass_shrink: float = 200.0,
         combine: str = "geometric",
         pair_level: str = "rhyme",
@@ -453,6 +468,9 @@ class RhymeSchemeHMM:
         self.phi_prior = phi_prior
         self.link_threshold = link_threshold
         self.link_window = link_window
+        if split_threshold is not None and split_threshold <= 0:
+            raise InputError("split_threshold must be positive (or None for no splitting)")
+        self.split_threshold = split_threshold
         self.mass_shrink = mass_shrink
         self.progress = progress
         self._compiled = [_compile(s) for s in self.schemes]
@@ -484,6 +502,7 @@ class RhymeSchemeHMM:
             "phi_prior": self.phi_prior,
             "link_threshold": self.link_threshold,
             "link_window": self.link_window,
+            "split_threshold": self.split_threshold,
             "n_iter": self.n_iter,
             "combine": self.combine,
             "pair_level": self.pair_level,
@@ -491,7 +510,9 @@ class RhymeSchemeHMM:
         }
 
     # -- pair ratios ----------------------------------------------------------------------------------
-    def _ratio(self, a: np.ndarray, b: np.ndarray, cls: np.ndarray, pair: np.ndarray | None = None) -> np.ndarray:
+    def _ratio(
+        self, a: np.ndarray, b: np.ndarray, cls: np.ndarray, pair: np.ndarray | None = None
+    ) -> np.ndarray:
         """ρ(a, b) = θ(b | a) / U(b) for arrays of word ids."""
         lex = self.lex
         blank = lex.index.get("")
@@ -514,9 +535,14 @@ class RhymeSchemeHMM:
             return rho
         ua, ub = self._unit(a), self._unit(b)
         known = ua < len(self.antecedent_counts)
-        n = np.where(known, self.antecedent_counts[np.where(known, ua, 0)] if len(self.antecedent_counts) else 0.0, 0.0)
-        u_b = np.where(ub < len(self._unit_u), self._unit_u[np.minimum(ub, max(len(self._unit_u) - 1, 0))]
-                       if len(self._unit_u) else 1.0, self._unit_u_unseen)
+        n = np.where(
+            known, self.antecedent_counts[np.where(known, ua, 0)] if len(self.antecedent_counts) else 0.0, 0.0
+        )
+        u_b = np.where(
+            ub < len(self._unit_u),
+            self._unit_u[np.minimum(ub, max(len(self._unit_u) - 1, 0))] if len(self._unit_u) else 1.0,
+            self._unit_u_unseen,
+        )
         rho = (c / u_b + alpha * rho_cls) / (n + alpha)
         if blank is not None:
             rho = np.where((a == blank) | (b == blank), _BLANK_RATIO, rho)
@@ -637,7 +663,9 @@ class RhymeSchemeHMM:
         return logE, R
 
     # -- forward-backward -----------------------------------------------------------------------------
-    def _bucket_arrays(self, data: _Data, bucket: np.ndarray, logE: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _bucket_arrays(
+        self, data: _Data, bucket: np.ndarray, logE: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         lens = data.lengths[bucket]
         T = int(lens.max())
         S = len(self.schemes)
@@ -648,7 +676,9 @@ class RhymeSchemeHMM:
         E[:, :T][mask] = logE[gpos[mask]]
         return E, lens, gpos
 
-    def _forward_backward(self, E: np.ndarray, lens: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _forward_backward(
+        self, E: np.ndarray, lens: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Log forward/backward over segment boundaries. Returns (Bst, alpha, G, logZ) where Bst[n, t, s] is
         the log probability of reaching boundary t and starting state s there, alpha[n, t, s] of a state-s
         segment ending at t, G[n, t, s] of the rest of the verse given a state-s segment starts at t."""
@@ -704,8 +734,11 @@ class RhymeSchemeHMM:
             self._pair_active = self.pair_prior is not None and it >= self.pair_warmup
             ll = self._em_step(data)
             self.history.append(ll)
-            if (len(self.history) > 1 and abs(self.history[-1] - self.history[-2]) < self.tol
-                    and (self._pair_active or self.pair_prior is None)):
+            if (
+                len(self.history) > 1
+                and abs(self.history[-1] - self.history[-2]) < self.tol
+                and (self._pair_active or self.pair_prior is None)
+            ):
                 break
         self._pair_active = self.pair_prior is not None and self.n_iter > self.pair_warmup
         self.fitted = True
@@ -858,9 +891,39 @@ class RhymeSchemeHMM:
             for i, g in enumerate(local):
                 group[st.start + i] = next_id + g
             next_id += max(local) + 1
-        if len(stanzas) > 1:
+        if n > 1:
             group = self._link(end_words, group)
         return parse_scheme(group.tolist())
+
+    def _split(self, ids: np.ndarray, group: np.ndarray) -> np.ndarray:
+        """Take out of its group, one at a time, the line whose mean log ρ to the rest of the group is lowest,
+        while that mean is below log ``split_threshold`` (the HMM's prior put it there, not its sound)."""
+        n = len(ids)
+        i_idx, j_idx = np.triu_indices(n, 1)
+        cls = self.lex.classes(ids[i_idx], ids[j_idx]).astype(np.int64)
+        lr = np.zeros((n, n))
+        lr[i_idx, j_idx] = np.log(np.maximum(self._ratio(ids[i_idx], ids[j_idx], cls), 1e-300))
+        lr = lr + lr.T
+        limit = math.log(self.split_threshold)
+        next_id = int(group.max()) + 1
+        changed = True
+        while changed:
+            changed = False
+            for g in np.unique(group):
+                members = np.flatnonzero(group == g)
+                if len(members) < 2:
+                    continue
+                sub = lr[np.ix_(members, members)]
+                mean = sub.sum(1) / (len(members) - 1)
+                worst = int(np.argmin(mean))
+                if mean[worst] < limit:
+                    if len(members) == 2:
+                        group[members[1]] = next_id
+                    else:
+                        group[members[worst]] = next_id
+                    next_id += 1
+                    changed = True
+        return group
 
     def _link(self, end_words: Sequence[str], group: np.ndarray) -> np.ndarray:
         n = len(end_words)
@@ -871,11 +934,13 @@ class RhymeSchemeHMM:
             i_idx, j_idx = i_idx[keep], j_idx[keep]
         if not len(i_idx):
             return group
+        group = group.copy()
+        if self.split_threshold is not None:
+            group = self._split(ids, group)
         a, b = ids[i_idx], ids[j_idx]
         cls = self.lex.classes(a, b).astype(np.int64)
         logr = np.log(np.maximum(self._ratio(a, b, cls), 1e-300))
         threshold = math.log(self.link_threshold)
-        group = group.copy()
         while True:
             gi, gj = group[i_idx], group[j_idx]
             cross = gi != gj
@@ -982,10 +1047,14 @@ def read_pgold(path: str | Path) -> tuple[list[GoldStanza], int]:
         if len(block) not in (2, 3):
             raise InputError(
                 f"a record has {len(block)} line(s); expected 'POEMn words', the scheme and the scheme in the poem",
-                path, first + 1)
+                path,
+                first + 1,
+            )
         for k, row in enumerate(block[1:], start=1):
             if not all(lab.lstrip("-").isdigit() for lab in row):
-                raise InputError(f"rhyme-scheme line must be integers, found {' '.join(row)[:40]!r}", path, first + 1 + k)
+                raise InputError(
+                    f"rhyme-scheme line must be integers, found {' '.join(row)[:40]!r}", path, first + 1 + k
+                )
         head, labels = block[0], block[1]
         words = tuple(w.lower() for w in head[1:])
         if not head[0].upper().startswith("POEM") or len(labels) != len(words):

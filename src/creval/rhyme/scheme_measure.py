@@ -46,11 +46,13 @@ class RhymeSchemeMeasure(Measure):
     )
     needs_corpus = False
 
-    def __init__(self, schemes: str = "addanki-wu", n_iter: int = 10, pair_prior: float | None = None) -> None:
+    def __init__(self, schemes: str = "addanki-wu", n_iter: int = 10, pair_prior: float | None = 5.0) -> None:
         from creval.rhyme.scheme import INVENTORIES
 
         if schemes not in INVENTORIES:
-            raise InputError(f"rhyme_scheme: schemes must be one of {', '.join(INVENTORIES)}, not {schemes!r}")
+            raise InputError(
+                f"rhyme_scheme: schemes must be one of {', '.join(INVENTORIES)}, not {schemes!r}"
+            )
         if int(n_iter) < 0:
             raise InputError("rhyme_scheme: n_iter must be ≥ 0")
         super().__init__(schemes=schemes, n_iter=int(n_iter), pair_prior=pair_prior)
