@@ -224,3 +224,23 @@ def test_self_bleu_equals_nltk_against_the_others(outs, method):
 
 def test_self_bleu_single_output_undefined():
     assert np.isnan(self_bleu([["a", "b"]])).all()
+
+
+MIXED = st.text(alphabet=st.sampled_from(list("abcAB09 .,-'éİKßΣ\u212a\n")), min_size=0, max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hyp=MIXED, ref=MIXED)
+def test_rouge_score_tokenisation_identical_on_unicode(hyp, ref):
+    from rouge_score import rouge_scorer
+
+    from creval.metrics.overlap import rouge_score_tokenize
+
+    expected = rouge_scorer.RougeScorer(["rouge1", "rougeL"]).score(ref, hyp)
+    if not rouge_score_tokenize(hyp) or not rouge_score_tokenize(ref):
+        return  # empty: NaN or a refusal, tested elsewhere
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = rouge([hyp], [[ref]], mode="rouge-score", types=("rouge1", "rougeL"))
+    assert res.scores["rouge1"]["f"][0] == expected["rouge1"].fmeasure
+    assert res.scores["rougeL"]["f"][0] == expected["rougeL"].fmeasure

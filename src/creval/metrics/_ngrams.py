@@ -17,10 +17,19 @@ import numpy as np
 def encode(seqs: Sequence[Sequence[str]]) -> tuple[np.ndarray, np.ndarray, int]:
     """Integer-encode token sequences: (flat token ids, lengths, vocabulary size)."""
     tokens = list(chain.from_iterable(seqs))
-    vocab = {t: i for i, t in enumerate(dict.fromkeys(tokens))}
-    flat = np.fromiter(map(vocab.__getitem__, tokens), dtype=np.int64, count=len(tokens))
     lens = np.fromiter(map(len, seqs), dtype=np.int64, count=len(seqs))
-    return flat, lens, len(vocab)
+    if not tokens:
+        return np.zeros(0, dtype=np.int64), lens, 0
+    try:
+        import pandas as pd
+    except ImportError:  # pragma: no cover - pandas is a core dependency
+        vocab = {t: i for i, t in enumerate(dict.fromkeys(tokens))}
+        flat = np.fromiter(map(vocab.__getitem__, tokens), dtype=np.int64, count=len(tokens))
+        return flat, lens, len(vocab)
+    arr = np.empty(len(tokens), dtype=object)
+    arr[:] = tokens
+    codes, uniques = pd.factorize(arr, sort=False)
+    return codes.astype(np.int64, copy=False), lens, int(uniques.size)
 
 
 @dataclass
@@ -105,6 +114,13 @@ class GroupedNgrams:
 def grouped_ngrams(seqs: Sequence[Sequence[str]], groups: np.ndarray, max_n: int) -> GroupedNgrams:
     """Exact n-gram ids (orders 1..max_n) private to each group; ``groups[s]`` is the group of sequence s."""
     flat, lens, vocab = encode(seqs)
+    return grouped_ngrams_from_ids(flat, lens, vocab, groups, max_n)
+
+
+def grouped_ngrams_from_ids(
+    flat: np.ndarray, lens: np.ndarray, vocab: int, groups: np.ndarray, max_n: int
+) -> GroupedNgrams:
+    """:func:`grouped_ngrams` for already integer-encoded sequences (``flat`` ids, ``lens`` per sequence)."""
     total = int(flat.size)
     seq = np.repeat(np.arange(lens.size, dtype=np.int64), lens)
     grp = groups[seq] if total else np.zeros(0, dtype=np.int64)

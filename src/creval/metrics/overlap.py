@@ -17,10 +17,12 @@ Definitions chosen where the libraries disagree with "never a silent zero" (docu
 
 from __future__ import annotations
 
+import gc
 import math
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -28,11 +30,31 @@ from typing import Any
 import numpy as np
 
 from creval.errors import InputError
-from creval.metrics._ngrams import count_keys, encode, factorize, grouped_ngrams, ngram_table
+from creval.metrics._ngrams import (
+    count_keys,
+    encode,
+    factorize,
+    grouped_ngrams,
+    grouped_ngrams_from_ids,
+    ngram_table,
+)
 from creval.metrics.base import Measure, MeasureResult, Signature, register_measure
 from creval.text.tokenize import get_tokenizer, has_unspaced_script
 
 Tokens = Sequence[str]
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while many short-lived lists are built (they hold no cycles);
+    with a large heap, collections triggered by these allocations would otherwise dominate the run time."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 # --------------------------------------------------------------------------------------------------------------
 # BLEU statistics
@@ -325,6 +347,11 @@ def bleu_sentences(
 
     Returns NaN for an empty hypothesis or when all references are empty (nltk: 0).
     """
+    with _gc_paused():
+        return _bleu_sentences(hypotheses, references, weights, smoothing, auto_reweigh)
+
+
+def _bleu_sentences(hypotheses, references, weights, smoothing, auto_reweigh) -> np.ndarray:
     w = _check_weights(weights)
     sm = smoothing if isinstance(smoothing, Smoothing) else Smoothing(int(smoothing))
     max_n = max(len(w), 5 if sm.method in (5, 7) else 0)
@@ -590,6 +617,9 @@ def rouge_score_tokenize_all(texts: Sequence[str]) -> list[list[str]]:
 
 
 _RS_NON_ALNUM_KEEP0 = re.compile(r"[^a-z0-9\x00]+")
+_RS_BYTE_TABLE = bytes(
+    b if (48 <= b <= 57 or 97 <= b <= 122 or b == 0) else 32 for b in range(256)
+)
 
 
 def _has_non_ascii_alnum(text: str) -> bool:
@@ -770,6 +800,11 @@ def rouge(
     (``"auto"`` handles mixed scripts), which is equivalent to running the library on pre-tokenised text.
     Empty hypotheses give NaN.
     """
+    with _gc_paused():
+        return _rouge(hypotheses, references, mode, types, tokenizer, lower)
+
+
+def _rouge(hypotheses, references, mode, types, tokenizer, lower) -> RougeResult:
     if mode not in ROUGE_MODES:
         raise InputError(f"ROUGE mode must be one of {', '.join(ROUGE_MODES)}, not {mode!r}")
     types = tuple(types)
@@ -795,14 +830,17 @@ def rouge(
     return RougeResult(mode=mode, types=types, pair_hyp=ph, scores=scores, n_hyp=len(hypotheses))
 
 
-def _check_visible(texts: Sequence[str], which: str, mode: str) -> None:
-    """Refuse text the library's own tokenisation cannot see (it would score 0); warn on partial loss."""
+def _check_visible(texts: Sequence[str], which: str, mode: str, tokens: Sequence[Sequence[str]] | None = None) -> None:
+    """Refuse text the library's own tokenisation cannot see (it would score 0); warn on partial loss.
+    For rouge-score, ``tokens`` are the texts' rouge-score tokens."""
     lost = 0
     for i, text in enumerate(texts):
+        if text.isascii():
+            continue
         if mode == "rouge-score":
             if not _has_non_ascii_alnum(text):
                 continue
-            if not rouge_score_tokenize(text):
+            if tokens is not None and not tokens[i]:
                 raise InputError(
                     f"{which} {i + 1} ({text[:40]!r}) has only non-ASCII letters, which rouge-score's tokenizer "
                     "deletes (it would score 0); pass tokenizer='auto' (or 'word'/'char')"
@@ -823,13 +861,96 @@ def _check_visible(texts: Sequence[str], which: str, mode: str) -> None:
         )
 
 
-def _pair_overlaps(htoks, rtoks, ph, ns, count_sets: bool) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def _encode_rouge_score(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, int]:
+    """rouge-score's tokenisation of all texts, integer-encoded, in one pass: (flat ids, lengths, vocabulary)."""
+    if any("\x00" in t for t in texts):
+        return encode(rouge_score_tokenize_all(texts))
+    # lower-case first (as rouge-score), then every character outside [a-z0-9] becomes a space: non-ASCII
+    # characters via the ASCII codec's '?', the rest with a byte table (same tokens as its regex substitution)
+    data = "\x00".join(texts).lower().encode("ascii", errors="replace").translate(_RS_BYTE_TABLE)
+    toks = data.decode("ascii").replace("\x00", " \x00 ").split()
+    flat, _, vocab = encode([toks])
+    if len(texts) <= 1:
+        return flat, np.array([flat.size] * len(texts), dtype=np.int64), vocab
+    sentinel = flat[toks.index("\x00")]
+    is_sep = flat == sentinel
+    cut = np.flatnonzero(is_sep)
+    starts = np.r_[0, cut + 1]
+    ends = np.r_[cut, flat.size]
+    return flat[~is_sep], (ends - starts).astype(np.int64), vocab
+
+
+def _pair_layout(flat: np.ndarray, lens: np.ndarray, H: int, ph: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Reorder encoded texts (hypotheses 0..H-1, then references) into pair order: the hypothesis of each pair,
+    then the pairs' references."""
+    hl = lens[:H]
+    nh = int(hl.sum())
+    if ph.size == H and np.array_equal(ph, np.arange(H)):
+        return flat, lens
+    h_off = np.cumsum(hl) - hl
+    plen = hl[ph]
+    rep = np.repeat(ph, plen)
+    within = np.arange(int(plen.sum()), dtype=np.int64) - np.repeat(np.cumsum(plen) - plen, plen)
+    idx = h_off[rep] + within
+    return np.concatenate([flat[:nh][idx], flat[nh:]]), np.concatenate([plen, lens[H:]])
+
+
+def _pair_table(flat: np.ndarray, lens: np.ndarray, vocab: int, P: int, max_n: int):
+    """n-gram ids private to each (hypothesis, reference) pair: sequences 0..P-1 are the pairs' hypotheses,
+    P..2P-1 their references (already in that order, see :func:`_pair_layout`)."""
+    groups = np.concatenate([np.arange(P, dtype=np.int64), np.arange(P, dtype=np.int64)])
+    return grouped_ngrams_from_ids(flat, lens, vocab, groups, max_n)
+
+
+def _lcs_pairs(flat: np.ndarray, table) -> np.ndarray:
+    """LCS length of every pair from the pair-private token ids of :func:`_pair_table`: the bit-parallel
+    recurrence of :func:`lcs_length` on uint64 words for all pairs with references of at most 64 tokens at once,
+    big integers for the rest."""
+    lens = table.lens
+    P = lens.size // 2
+    out = np.zeros(P, dtype=np.int64)
+    if P == 0:
+        return out
+    xl, yl = lens[:P], lens[P:]
+    ok = (xl > 0) & (yl > 0)
+    short = ok & (yl <= 64)
+    offsets = np.cumsum(lens) - lens
+    for i in np.flatnonzero(ok & ~short).tolist():
+        x = flat[offsets[i]: offsets[i] + xl[i]].tolist()
+        y = flat[offsets[P + i]: offsets[P + i] + yl[i]].tolist()
+        out[i] = lcs_length(y, x)
+    if not short.any():
+        return out
+    ids, seq = table.ids[1], table.seqs[1]
+    G = table.sizes[1]
+    pos = np.arange(ids.size, dtype=np.int64) - offsets[seq]
+    is_ref = seq >= P
+    pair = np.where(is_ref, seq - P, seq)
+    use = short[pair]
+    ysel = use & is_ref
+    masks = np.zeros(G + 1, dtype=np.uint64)
+    np.bitwise_or.at(masks, ids[ysel], np.left_shift(np.uint64(1), pos[ysel].astype(np.uint64)))
+    xsel = use & ~is_ref
+    rows = np.flatnonzero(short)
+    row_of = np.full(P, -1, dtype=np.int64)
+    row_of[rows] = np.arange(rows.size)
+    width = int(xl[rows].max())
+    mat = np.full((rows.size, width), G, dtype=np.int64)
+    mat[row_of[pair[xsel]], pos[xsel]] = ids[xsel]
+    ylu = yl[rows].astype(np.uint64)
+    full = np.where(ylu == 64, np.uint64(0xFFFFFFFFFFFFFFFF),
+                    np.left_shift(np.uint64(1), np.minimum(ylu, np.uint64(63))) - np.uint64(1))
+    v = full.copy()
+    for j in range(width):
+        u = v & masks[mat[:, j]]
+        v = ((v + u) | (v - u)) & full
+    out[rows] = yl[rows] - _popcount(v)
+    return out
+
+
+def _pair_overlaps(table, P: int, ns, count_sets: bool) -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """Per pair and order n: (overlap, hypothesis n-grams, reference n-grams); clipped counts, or distinct
     n-grams when ``count_sets`` (the rouge package)."""
-    P = len(rtoks)
-    seqs = [htoks[h] for h in ph.tolist()] + list(rtoks)
-    groups = np.concatenate([np.arange(P, dtype=np.int64), np.arange(P, dtype=np.int64)])
-    table = grouped_ngrams(seqs, groups, max(ns))
     out = {}
     for n in ns:
         ids, sq, G = table.ids[n], table.seqs[n], table.sizes[n]
@@ -848,27 +969,27 @@ def _pair_overlaps(htoks, rtoks, ph, ns, count_sets: bool) -> dict[int, tuple[np
 
 
 def _rouge_score_mode(hyps, refs, ph, types, tok) -> dict[str, dict[str, np.ndarray]]:
+    H, P = len(hyps), len(refs)
     if tok is None:
-        _check_visible(hyps, "hypothesis", "rouge-score")
-        _check_visible(refs, "reference", "rouge-score")
-        htoks = rouge_score_tokenize_all(hyps)
-        rtoks = rouge_score_tokenize_all(refs)
+        flat, lens, vocab = _encode_rouge_score(list(hyps) + list(refs))
+        empty = [[]] * 1
+        _check_visible(hyps, "hypothesis", "rouge-score", [empty[0] if n == 0 else [0] for n in lens[:H]])
+        _check_visible(refs, "reference", "rouge-score", [empty[0] if n == 0 else [0] for n in lens[H:]])
     else:
-        htoks = [tok(t) for t in hyps]
-        rtoks = [tok(t) for t in refs]
-    H, P = len(htoks), len(rtoks)
-    hlen = np.fromiter((len(t) for t in htoks), dtype=np.int64, count=H)
-    rlen = np.fromiter((len(t) for t in rtoks), dtype=np.int64, count=P)
+        flat, lens, vocab = encode([tok(t) for t in hyps] + [tok(t) for t in refs])
+    hlen, rlen = lens[:H], lens[H:]
     empty_h = (hlen[ph] == 0) | (rlen == 0)
     out: dict[str, dict[str, np.ndarray]] = {}
     ns = sorted({int(t[5:]) for t in types if t != "rougeL"})
+    pflat, plens = _pair_layout(flat, lens, H, ph)
+    table = _pair_table(pflat, plens, vocab, P, max(ns or [1]))
     if ns:
-        for n, (o, hn, rn) in _pair_overlaps(htoks, rtoks, ph, ns, False).items():
+        for n, (o, hn, rn) in _pair_overlaps(table, P, ns, False).items():
             p = o / np.maximum(hn, 1)
             r = o / np.maximum(rn, 1)
             out[f"rouge{n}"] = _prf(p, r, empty_h)
     if "rougeL" in types:
-        lcs = lcs_lengths([htoks[h] for h in ph.tolist()], rtoks).astype(float)
+        lcs = _lcs_pairs(pflat, table).astype(float)
         ok = (hlen[ph] > 0) & (rlen > 0)
         p = np.where(ok, lcs / np.maximum(hlen[ph], 1), 0.0)
         r = np.where(ok, lcs / np.maximum(rlen, 1), 0.0)
@@ -903,7 +1024,10 @@ def _rouge_package_mode(hyps, refs, ph, types, tok) -> dict[str, dict[str, np.nd
     out: dict[str, dict[str, np.ndarray]] = {}
     ns = sorted({int(t[5:]) for t in types if t != "rougeL"})
     if ns:
-        for n, (o, hset, rset) in _pair_overlaps(hwords, rwords, ph, ns, True).items():
+        flat, lens, vocab = encode(hwords + rwords)
+        pflat, plens = _pair_layout(flat, lens, len(hwords), ph)
+        table = _pair_table(pflat, plens, vocab, P, max(ns))
+        for n, (o, hset, rset) in _pair_overlaps(table, P, ns, True).items():
             with np.errstate(invalid="ignore", divide="ignore"):
                 p = np.where(hset > 0, o / np.where(hset > 0, hset, 1), 0.0)
                 r = np.where(rset > 0, o / np.where(rset > 0, rset, 1), 0.0)
