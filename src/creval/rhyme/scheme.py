@@ -835,7 +835,6 @@ class RhymeSchemeHMM:
         S = len(self.schemes)
         L = self.lengths
         score = np.full((n + 1, S), -np.inf)  # best path with a state-s segment ending at t
-        back = np.full((n + 1, S), -1, np.int64)
         start_best = np.full((n + 1, S), -np.inf)  # best log prob of starting state s at boundary t
         start_prev = np.full((n + 1, S), -1, np.int64)
         start_best[0] = self.log_start
