@@ -256,3 +256,23 @@ def test_study_scores_never_crash_on_odd_tables(rows):
             call()
         except InputError:
             pass
+
+
+def test_bootstrap_ci_of_a_study_score_resamples_whole_verses():
+    from creval.agreement import bootstrap_ci
+
+    rows = pd.concat(
+        [_fc_rows().assign(item=f"v{i}-" + _fc_rows()["item"]) for i in range(6)], ignore_index=True
+    )
+    rng = np.random.default_rng(0)
+    rows["value"] = [rng.integers(0, 3) if v is not None and v == v else v for v in rows["value"]]
+    rows.loc[rows["value"].isin(["strong", "weak", "strongly coherent"]), "value"] = 2
+
+    def fluency(frame):
+        scores = fluency_coherence_scores(frame)
+        return scores[scores.criterion == "fluency"].score.mean()
+
+    res = bootstrap_ci(rows, fluency, n_resamples=30, cluster="item", seed=1)
+    assert res.n == rows["item"].nunique() == 12
+    assert res.value == pytest.approx(fluency(rows))
+    assert res.ci[0] <= res.value <= res.ci[1]

@@ -136,31 +136,31 @@ def fluency_coherence_scores(
                 if repeated.get(items[i]):
                     forced[i] = True
     credit[forced] = 0.0
-    work = pd.DataFrame(
+    keys = pd.DataFrame(
         {
-            "item": frame[item].to_numpy(),
-            "system": frame[system].to_numpy(),
-            "criterion": frame[criterion].to_numpy(),
-            "credit": credit,
-            "strong": credit == 1.0,
-            "weak": credit == 0.5,
-            "not": credit == 0.0,
-            "forced": forced,
+            item: frame[item].to_numpy(),
+            system: frame[system].to_numpy(),
+            criterion: frame[criterion].to_numpy(),
         }
     )
-    out = (
-        work.groupby(["item", "system", "criterion"], sort=True, dropna=False)
-        .agg(
-            score=("credit", "mean"),
-            n_annotations=("credit", "size"),
-            n_strong=("strong", "sum"),
-            n_weak=("weak", "sum"),
-            n_not=("not", "sum"),
-            n_forced=("forced", "sum"),
+    cols = [item, system, criterion]
+    if keys.empty:
+        return pd.DataFrame(
+            columns=[*cols, "score", "n_annotations", "n_strong", "n_weak", "n_not", "n_forced"]
         )
-        .reset_index()
-    )
-    return out.rename(columns={"item": item, "system": system, "criterion": criterion})
+    # one group id per (verse, system, criterion), then plain bincounts (pandas' named aggregation is slow)
+    gid = keys.groupby(cols, sort=True, dropna=False).ngroup().to_numpy()
+    m = int(gid.max()) + 1
+    _, first = np.unique(gid, return_index=True)
+    out = keys.iloc[first].reset_index(drop=True)
+    n = np.bincount(gid, minlength=m)
+    out["score"] = np.bincount(gid, weights=credit, minlength=m) / n
+    out["n_annotations"] = n
+    out["n_strong"] = np.bincount(gid, weights=(credit == 1.0), minlength=m).astype(int)
+    out["n_weak"] = np.bincount(gid, weights=(credit == 0.5), minlength=m).astype(int)
+    out["n_not"] = np.bincount(gid, weights=(credit == 0.0), minlength=m).astype(int)
+    out["n_forced"] = np.bincount(gid, weights=forced, minlength=m).astype(int)
+    return out
 
 
 def fluency_coherence_summary(scores: Any, *, system: str = "system", criterion: str = "criterion") -> Any:
