@@ -93,10 +93,11 @@ def create_cmd(study_file: Path, db: str, base_url: str, invites_path: Path | No
             w.writerow([name, f"{base}/join/{tok}"])
     con.print(f"Created {cfg.type} study [bold]{cfg.name}[/bold]: {len(tasks)} pages, k = {cfg.k_effective}, "
               f"{len(created.invites)} annotators.")
-    con.print(f"Invite links (one per annotator, keep them private): {path}")
-    con.print(f"Admin page: {base}/admin/{cfg.name}/login?token={created.admin_token}")
-    con.print(f"Admin token (shown once; only its hash is stored): {created.admin_token}")
-    con.print(f"Start the server with: creval serve --db {db}")
+    # plain echo: rich would wrap the long links and tokens
+    click.echo(f"Invite links (one per annotator, keep them private): {path}")
+    click.echo(f"Admin page: {base}/admin/{cfg.name}/login?token={created.admin_token}")
+    click.echo(f"Admin token (shown once; only its hash is stored): {created.admin_token}")
+    click.echo(f"Start the server with: creval serve --db {db}")
 
 
 @study.command("invite")
