@@ -68,18 +68,13 @@ def bert_field(references: Sequence[str], generated: str, layer: int | None = No
 
 
 def grammar_field(generated: str) -> float:
-    """``grammar_score``: grammar/spelling errors found by the offline checker of :mod:`creval.metrics.grammar`
-    (harper) divided by the length of the line in characters, as the original divided LanguageTool matches by
-    ``len(text)``; NaN for an empty line."""
-    if len(generated) == 0:
-        return math.nan
-    from creval.metrics import grammar
+    """``grammar_score``: errors of every category (spelling included, as the original counted every
+    LanguageTool match) found by the offline harper checker of :mod:`creval.metrics.grammar`, divided by the
+    length of the line in characters (:func:`creval.metrics.grammar.grammar_error_rate` with ``per="char"``,
+    ``exclude=()``); NaN for an empty or punctuation-only line or one in an unspaced script."""
+    from creval.metrics.grammar import grammar_error_rate
 
-    fn = getattr(grammar, "grammar_score", None) or getattr(grammar, "error_rate", None)
-    if fn is not None:
-        return float(fn(generated))
-    errors = grammar.count_errors(generated)  # type: ignore[attr-defined]
-    return float(errors) / len(generated)
+    return float(grammar_error_rate(generated, per="char", exclude=()))
 
 
 def rhyme_field(input_text: str, generated: str) -> bool | float:

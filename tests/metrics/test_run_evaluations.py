@@ -52,5 +52,5 @@ def test_bad_and_edge_inputs():
     with pytest.raises(InputError, match="list of strings"):
         run_evaluations("My cat", "a cat", "a cat")
     one = run_evaluations("My cat", ["a hat"], "hat", bert=False)  # one token: BLEU order 1, no crash
-    assert one["bleu_score"] == 1.0 and math.isnan(one["bert_score"])
+    assert one["bleu_score"] == math.exp(1 - 2 / 1) and math.isnan(one["bert_score"])  # unigram p = 1, BP = e^(1-r/c)
     assert run_evaluations("x", ["He is NOT that fat"], "He is not that fat.", bert=False)["plagiarism"] is True
