@@ -244,3 +244,39 @@ def test_rouge_score_tokenisation_identical_on_unicode(hyp, ref):
         res = rouge([hyp], [[ref]], mode="rouge-score", types=("rouge1", "rougeL"))
     assert res.scores["rouge1"]["f"][0] == expected["rouge1"].fmeasure
     assert res.scores["rougeL"]["f"][0] == expected["rougeL"].fmeasure
+
+
+def test_registered_measures_in_pipeline(tmp_path):
+    import sacrebleu
+    from rouge_score import rouge_scorer
+
+    from creval.api import evaluate_full
+    from creval.corpus.model import Output
+    from creval.text.tokenize import tokenize
+
+    outs = [Output(id="1", system="a", text="the cat sat on the mat", references=("a cat sat on a mat",)),
+            Output(id="2", system="a", text="hello there my friend", references=("hello you my friend", "hi")),
+            Output(id="3", system="b", text="no references here")]
+    ev = evaluate_full(None, outs, ["bleu", "rouge"], out=tmp_path / "o")
+    res = ev.results
+    bleu = res[(res["measure"] == "bleu")]["value"].to_numpy()
+    for o, v in zip(outs[:2], bleu[:2]):
+        refs = [tokenize(r, "auto") for r in o.references]
+        assert v == _nltk(refs, tokenize(o.text, "auto"), (0.25,) * 4, 4)
+    assert np.isnan(bleu[2])
+    assert any("no references" in n for n in ev.notes)
+    scorer = rouge_scorer.RougeScorer(["rougeL"])
+    rl = res[res["measure"] == "rougeL"]["value"].to_numpy()
+    assert rl[1] == max(scorer.score(r, outs[1].text)["rougeL"].fmeasure for r in outs[1].references)
+    assert "Overlap with references" in (tmp_path / "o" / "report.html").read_text("utf-8")
+
+    ev = evaluate_full(None, outs[:2], ["bleu"], params={"bleu": {"mode": "sacrebleu"}})
+    corpus = ev.results[ev.results["measure"] == "bleu_corpus"]["value"].iloc[0]
+    exp = sacrebleu.corpus_bleu([o.text for o in outs[:2]], [["a cat sat on a mat", "hello you my friend"],
+                                                             [None, "hi"]])
+    assert corpus == pytest.approx(exp.score, abs=1e-12)
+    assert "nrefs:var" in str(ev.signatures["bleu_corpus"])
+    with pytest.raises(InputError, match="needs references"):
+        evaluate_full(None, outs[2:], ["rouge"])
+    with pytest.raises(InputError):
+        evaluate_full(None, outs, ["bleu"], params={"bleu": {"smoothing": 12}})

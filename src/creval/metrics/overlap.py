@@ -1220,12 +1220,13 @@ class BleuMeasure(Measure):
             groups = {}
             for k, i in enumerate(idx):
                 groups.setdefault(outputs[i].system, []).append(k)
-            sacre_sig = ""
             for system, ks in groups.items():
                 res = sacrebleu_corpus([hyps_s[k] for k in ks], [refs_s[k] for k in ks], self.tokenizer,
                                        p["lowercase"], p["smooth_method"])
-                sacre_sig = res.signature
                 rows.append(_set_row(system, "bleu_corpus", res.score))
+            counts = {len(r) for r in refs_s}
+            sacre_sig = sacrebleu_signature(counts.pop() if len(counts) == 1 else "var", p["lowercase"], False,
+                                            self.tokenizer, p["smooth_method"], None)
             sig = Signature("bleu", params={**p, "eff": True, "scale": 100}, tokenizer=self.tokenizer)
             csig = Signature("bleu_corpus", params={**p, "sacrebleu": sacre_sig, "scale": 100},
                              tokenizer=self.tokenizer)
