@@ -46,7 +46,7 @@ def _load_inputs(
     if isinstance(corpus, (str, Path)):
         corpus = read_corpus(corpus, encoding=encoding)
     if isinstance(generations, (str, Path)):
-        outputs = read_generations(generations)
+        outputs = read_generations(generations, encoding=encoding)
     else:
         outputs = list(generations)
         seen: set[str] = set()
@@ -97,6 +97,10 @@ def evaluate_full(
     from creval.metrics.base import get_measure, results_frame
 
     params = dict(params or {})
+    if out is not None:
+        from creval.corpus.io import check_output_directory
+
+        check_output_directory(out)
     names = _select_measures(measures)
     unknown_params = set(params) - set(names)
     if unknown_params:
@@ -124,7 +128,7 @@ def evaluate_full(
             cls = get_measure(name)
             try:
                 measure = cls(**dict(params.get(name, {})))
-            except TypeError as exc:
+            except (TypeError, ValueError) as exc:
                 raise InputError(f"bad parameters for measure {name!r}: {exc}") from None
             if cls.needs_corpus:
                 if corpus is None:

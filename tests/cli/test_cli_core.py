@@ -131,3 +131,55 @@ def test_demo_runs(tmp_path: Path) -> None:
     assert "<link" not in html and "<script" not in html
     gens = [json.loads(x) for x in (tmp_path / "demo" / "generations.jsonl").read_text().splitlines()]
     assert {g["system"] for g in gens} >= {"line-shuffle", "verbatim"}
+
+
+def test_output_folder_is_never_clobbered(corpus_dir: Path, gens: Path, tmp_path: Path) -> None:
+    args = ["evaluate", "--corpus", str(corpus_dir), "--generations", str(gens), "--measures", "length"]
+    precious = tmp_path / "precious"
+    precious.mkdir()
+    (precious / "thesis.tex").write_text("years of work")
+    res = run(*args, "--out", str(precious))
+    assert res.returncode == 2 and "already holds files that creval did not write" in res.stderr
+    assert (precious / "thesis.tex").read_text() == "years of work"
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    res = run(*args, "--out", str(afile))
+    assert res.returncode == 2 and "is not a folder" in res.stderr and afile.read_text() == "x"
+    # a folder creval wrote itself is replaced on a re-run, and an empty folder is fine
+    out = tmp_path / "out"
+    assert run(*args, "--out", str(out)).returncode == 0
+    (out / "results.csv").write_text("stale")
+    assert run(*args, "--out", str(out)).returncode == 0
+    assert (out / "results.csv").read_text().startswith("system,")
+    (tmp_path / "empty").mkdir()
+    assert run(*args, "--out", str(tmp_path / "empty")).returncode == 0
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_bad_option_values_are_one_clear_error(corpus_dir: Path, gens: Path, tmp_path: Path) -> None:
+    res = run("evaluate", "--corpus", str(corpus_dir), "--generations", str(gens), "--out", str(tmp_path / "o"),
+              "--measures", "length", "--param", "length.tokenizer=bogus")
+    assert res.returncode == 2 and "bad parameters for measure 'length': unknown tokenizer 'bogus'" in res.stderr
+    assert "Traceback" not in res.stderr and not (tmp_path / "o").exists()
+    res = run("corpus", "clean", str(corpus_dir), "--out", str(tmp_path / "c.jsonl"), "--min-tokens", "-5")
+    assert res.returncode == 2 and "--min-tokens" in res.stderr and "Traceback" not in res.stderr
+    assert not (tmp_path / "c.jsonl").exists()
+    res = run("disfluency", str(gens), "--strategy", "correct", "--min-run", "0", "--out", str(tmp_path / "d.jsonl"))
+    assert res.returncode == 2 and "--min-run" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_generations_encoding_option(corpus_dir: Path, tmp_path: Path) -> None:
+    gens = tmp_path / "latin.jsonl"
+    gens.write_bytes('{"id": "1", "system": "s", "text": "caf\u00e9 au lait"}\n'.encode("latin-1"))
+    args = ["evaluate", "--corpus", str(corpus_dir), "--generations", str(gens), "--measures", "length"]
+    res = run(*args, "--out", str(tmp_path / "o1"))
+    assert res.returncode == 2 and "latin.jsonl:1: not valid utf-8" in res.stderr
+    res = run(*args, "--out", str(tmp_path / "o2"), "--encoding", "latin-1")
+    assert res.returncode == 0, res.stderr
+
+
+def test_clean_chinese_with_character_tokens(shared_data: Path, tmp_path: Path) -> None:
+    tang = shared_data / "chinese-poetry" / "tang300.json"
+    res = run("corpus", "clean", str(tang), "--out", str(tmp_path / "t.jsonl"), "--tokenizer", "char")
+    assert res.returncode == 0, res.stderr
+    assert "366 verses in, 366 kept" in res.stdout

@@ -172,3 +172,22 @@ def test_generations_any_row_is_read_or_refused_clearly(tmp_path: Path, row: dic
         assert err.file == str(path) and err.line == 1 and err.problem
     else:
         assert len(outs) == 1 and isinstance(outs[0].text, str) and isinstance(outs[0].id, str)
+
+
+def test_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
+    """A file whose bytes cannot be read: mode 000 for an ordinary user; as root (CI runs as root, and root
+    reads any mode) /proc/self/mem, whose read fails with an I/O error."""
+    import os
+
+    if os.geteuid() == 0:
+        path, reason = Path("/proc/self/mem"), "cannot read file (Input/output error)"
+    else:
+        path = tmp_path / "g.jsonl"
+        path.write_text('{"id": 1, "system": "s", "text": "a"}\n')
+        os.chmod(path, 0o000)
+        reason = "cannot read file (Permission denied)"
+    with pytest.raises(InputError) as err:
+        read_generations(path)
+    assert err.value.message == f"{path}: {reason}"
+    with pytest.raises(InputError, match="expected a file, found a folder"):
+        read_generations(tmp_path)

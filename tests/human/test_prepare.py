@@ -87,7 +87,7 @@ def test_challenge_response_side_by_side_post_editing() -> None:
     rows, messages = challenge_response_items(outs)
     assert rows[1] == {"id": "2", "system": "b", "challenge": "the challenge line", "response": "another answer",
                        "input_id": "c1"}
-    assert any("first is the response" in m for m in messages)
+    assert "1 output(s) have several lines: the first line is the response" in messages
     pages, messages = side_by_side_items(outs)
     assert len(pages) == 1 and [o["id"] for o in pages[0]["outputs"]] == ["1", "2"]
     assert pages[0]["context"] == "the challenge line"

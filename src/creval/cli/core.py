@@ -73,14 +73,17 @@ _encoding_option = click.option(
               "(default: <corpus name>_stats.csv in the current folder).")
 @click.option("--clean/--no-clean", default=False, show_default=True,
               help="Clean the corpus first (Potash et al. 2016 rules, see `creval corpus clean`).")
-@click.option("--min-tokens", default=20, show_default=True, help="With --clean: drop shorter verses.")
+@click.option("--min-tokens", default=20, show_default=True, type=click.IntRange(min=0),
+              help="With --clean: drop shorter verses.")
 @click.option("--tokenizer", default="word", show_default=True,
               type=click.Choice(["word", "char", "whitespace", "auto"]), help="How to count tokens.")
 @_encoding_option
 def corpus_stats_cmd(path: Path, csv_path: Path | None, clean: bool, min_tokens: int, tokenizer: str,
                      encoding: str) -> None:
-    """Per-artist statistics (Potash et al. 2016, Table 1): verses, tokens, vocabulary, richness
-    (tokens / vocabulary), mean, std and max verse length in tokens. Prints a table and writes CSV."""
+    """Per-artist statistics: verses, tokens, vocabulary, richness, verse lengths.
+
+    As in Table 1 of Potash, Romanov and Rumshisky (2016): richness = tokens / vocabulary; mean, standard
+    deviation and maximum verse length in tokens. Prints a table and writes CSV."""
     from creval.corpus.clean import clean_corpus
     from creval.corpus.io import atomic_write, read_corpus
     from creval.corpus.stats import corpus_stats
@@ -103,24 +106,29 @@ def corpus_stats_cmd(path: Path, csv_path: Path | None, clean: bool, min_tokens:
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--out", "out_path", required=True, type=click.Path(path_type=Path),
               help="Cleaned corpus as JSONL (artist, title, text).")
-@click.option("--min-tokens", default=20, show_default=True, help="Drop verses with fewer tokens.")
+@click.option("--min-tokens", default=20, show_default=True, type=click.IntRange(min=0),
+              help="Drop verses with fewer tokens.")
+@click.option("--tokenizer", default="word", show_default=True, type=click.Choice(["word", "char", "whitespace", "auto"]),
+              help="How to count tokens for --min-tokens (char or auto for Chinese and other unspaced scripts).")
 @click.option("--expand-repeats", is_flag=True, help="Repeat a line marked [x2] instead of keeping it once.")
 @click.option("--disfluency", type=click.Choice(["correct", "filter"]),
               help="Also handle disfluencies (Addanki & Wu 2014): correct them, or filter the lines out.")
 @click.option("--dropped", "dropped_path", type=click.Path(path_type=Path),
               help="Write every dropped verse/line with file, line and reason to this CSV.")
 @_encoding_option
-def corpus_clean_cmd(path: Path, out_path: Path, min_tokens: int, expand_repeats: bool, disfluency: str | None,
-                     dropped_path: Path | None, encoding: str) -> None:
-    """Clean rap lyrics as Potash et al. (2016) did: drop metadata and section-header lines, repetition
-    markup ([x2], (repeat 2x), *2), chorus/hook sections, then verses shorter than --min-tokens tokens."""
+def corpus_clean_cmd(path: Path, out_path: Path, min_tokens: int, tokenizer: str, expand_repeats: bool,
+                     disfluency: str | None, dropped_path: Path | None, encoding: str) -> None:
+    """Clean rap lyrics (rules of Potash, Romanov and Rumshisky 2016).
+
+    Drops metadata and section-header lines, repetition markup ([x2], (repeat 2x), *2), chorus/hook sections,
+    then verses shorter than --min-tokens tokens."""
     import csv
 
     from creval.corpus.clean import clean_corpus
     from creval.corpus.io import atomic_write, read_corpus, write_corpus_jsonl
 
     data = read_corpus(path, encoding=encoding)
-    cleaned, report = clean_corpus(data, min_tokens=min_tokens, expand_repeats=expand_repeats,
+    cleaned, report = clean_corpus(data, min_tokens=min_tokens, tokenizer=tokenizer, expand_repeats=expand_repeats,
                                    disfluency=disfluency)
     write_corpus_jsonl(cleaned, out_path)
     if dropped_path is not None:
@@ -158,11 +166,13 @@ def _print_disfluency(report, group: str) -> None:
               help="Post-processed generations JSONL.")
 @click.option("--suffix", is_flag=True,
               help="Append '+STRATEGY' to system names and ids, so both strategies can be compared in one study.")
-@click.option("--min-run", default=2, show_default=True, help="Shortest run of a repeated word that counts.")
+@click.option("--min-run", default=2, show_default=True, type=click.IntRange(min=2),
+              help="Shortest run of a repeated word that counts.")
 def disfluency_cmd(generations: Path, strategy: str, out_path: Path, suffix: bool, min_run: int) -> None:
-    """Post-process system outputs for disfluencies (Addanki & Wu 2014): repeated words ("the the the"),
-    stutters ("b-b-bad"), backing-vocal echoes ("(yeah)") and filler lines ("ooh", "yeah yeah").
-    Prints the counts per system."""
+    """Correct or filter disfluencies in system outputs.
+
+    After Addanki and Wu (2014): repeated words ("the the the"), stutters ("b-b-bad"), backing-vocal echoes
+    ("(yeah)") and filler lines ("ooh", "yeah yeah"). Prints the counts per system."""
     from creval.corpus.io import read_generations, write_generations
     from creval.text.disfluency import handle_outputs
 
@@ -204,11 +214,17 @@ def measures_cmd() -> None:
               help="A measure parameter, e.g. --param length.tokenizer=char (repeatable).")
 @click.option("--clean/--no-clean", default=False, show_default=True,
               help="Clean the corpus first (see `creval corpus clean`).")
-@click.option("--min-tokens", default=20, show_default=True, help="With --clean: drop shorter verses.")
+@click.option("--min-tokens", default=20, show_default=True, type=click.IntRange(min=0),
+              help="With --clean: drop shorter verses.")
+@click.option("--clean-tokenizer", default="word", show_default=True,
+              type=click.Choice(["word", "char", "whitespace", "auto"]),
+              help="With --clean: how to count tokens (char or auto for unspaced scripts).")
 @click.option("--no-report", is_flag=True, help="Skip report.html.")
-@_encoding_option
+@click.option("--encoding", default="utf-8", show_default=True,
+              help="Text encoding of the corpus and generations files.")
 def evaluate_cmd(corpus_path: Path | None, gen_path: Path, out_dir: Path, measures: str | None,
-                 params: tuple[str, ...], clean: bool, min_tokens: int, no_report: bool, encoding: str) -> None:
+                 params: tuple[str, ...], clean: bool, min_tokens: int, clean_tokenizer: str, no_report: bool,
+                 encoding: str) -> None:
     """Score every output with every requested measure and write the tidy results table and report.
 
     Example: creval evaluate --corpus lyrics/ --generations outputs.jsonl --out results/
@@ -220,13 +236,13 @@ def evaluate_cmd(corpus_path: Path | None, gen_path: Path, out_dir: Path, measur
     if data is not None and clean:
         from creval.corpus.clean import clean_corpus
 
-        data, report = clean_corpus(data, min_tokens=min_tokens)
+        data, report = clean_corpus(data, min_tokens=min_tokens, tokenizer=clean_tokenizer)
         _console().print(f"[dim]cleaning: {report.summary()}[/]")
         if not data.verses:
             raise InputError("no verses left after cleaning", corpus_path)
     evaluation = evaluate_full(
         data, gen_path, _split_measures(measures), params=_parse_params(params), out=out_dir, progress=True,
-        report=not no_report,
+        report=not no_report, encoding=encoding,
     )
     _print_summary(evaluation)
     _console().print(f"wrote {out_dir}/ (results.csv, results.parquet, summary.csv, signatures.json"

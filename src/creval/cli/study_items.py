@@ -29,14 +29,15 @@ def _console():
 @click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
               help="Folder for items.jsonl and a study.yaml to edit (guidelines, k, annotators).")
 @click.option("--name", help="Study name (default: the folder name).")
-@click.option("--per-group", type=int, help="Keep at most N outputs per (system, artist, checkpoint), drawn with "
+@click.option("--per-group", type=click.IntRange(min=1), help="Keep at most N outputs per (system, artist, checkpoint), drawn with "
               "the seed.")
-@click.option("--controls", default=0, show_default=True,
+@click.option("--controls", default=0, show_default=True, type=click.IntRange(min=0),
               help="Authentic corpus verses per artist rated like the outputs (system 'human').")
-@click.option("--k", default=2, show_default=True, help="Annotations per item, written into study.yaml.")
-@click.option("--annotators", default=3, show_default=True, help="Number of invite links, into study.yaml.")
+@click.option("--k", default=2, show_default=True, type=click.IntRange(min=1), help="Annotations per item, written into study.yaml.")
+@click.option("--annotators", default=3, show_default=True, type=click.IntRange(min=1), help="Number of invite links, into study.yaml.")
 @click.option("--seed", default=0, show_default=True)
-@click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of the corpus files.")
+@click.option("--encoding", default="utf-8", show_default=True,
+              help="Text encoding of the corpus and generations files.")
 def items_cmd(study_type: str, gen_path: Path, corpus_path: Path | None, out_dir: Path, name: str | None,
               per_group: int | None, controls: int, k: int, annotators: int, seed: int, encoding: str) -> None:
     """Build the items file of a TYPE study from a generations file (and a corpus), plus a study.yaml.
@@ -48,11 +49,12 @@ def items_cmd(study_type: str, gen_path: Path, corpus_path: Path | None, out_dir
     """
     import yaml
 
-    from creval.corpus.io import atomic_directory, read_corpus, read_generations
+    from creval.corpus.io import atomic_directory, check_output_directory, read_corpus, read_generations
     from creval.human.example import GUIDELINES
     from creval.human.prepare import build_items
 
-    outputs = read_generations(gen_path)
+    check_output_directory(out_dir)
+    outputs = read_generations(gen_path, encoding=encoding)
     corpus = read_corpus(corpus_path, encoding=encoding) if corpus_path is not None else None
     rows, messages = build_items(study_type, outputs, corpus, per_group=per_group, controls=controls, seed=seed)
     con = _console()
@@ -69,8 +71,6 @@ def items_cmd(study_type: str, gen_path: Path, corpus_path: Path | None, out_dir
         "seed": seed,
         "guidelines": {"text": GUIDELINES[study_type]},
     }
-    if out_dir.exists() and any(out_dir.iterdir()) and not (out_dir / "items.jsonl").exists():
-        raise InputError("the output folder exists and holds other files; choose a new folder", out_dir)
     with atomic_directory(out_dir) as tmp:
         with open(tmp / "items.jsonl", "w", encoding="utf-8") as handle:
             for row in rows:
@@ -87,7 +87,8 @@ def items_cmd(study_type: str, gen_path: Path, corpus_path: Path | None, out_dir
 @click.argument("corpus_path", type=click.Path(path_type=Path), metavar="CORPUS")
 @click.option("--out", "out_path", required=True, type=click.Path(path_type=Path),
               help="All (challenge, response) pairs as JSONL.")
-@click.option("--test-size", type=int, help="Also draw this many distinct challenges as a test set.")
+@click.option("--test-size", type=click.IntRange(min=1),
+              help="Also draw this many distinct challenges as a test set.")
 @click.option("--test-out", type=click.Path(path_type=Path),
               help="Test challenges as a generations-style input file (default: OUT with .test.jsonl).")
 @click.option("--one-way", is_flag=True, help="Only earlier line -> later line (default: both directions).")
@@ -105,8 +106,12 @@ def challenges_cmd(corpus_path: Path, out_path: Path, test_size: int | None, tes
     from creval.human.prepare import challenge_response_pairs, pairs_rows, sample_challenges
 
     corpus = read_corpus(corpus_path, encoding=encoding)
-    pairs, messages = challenge_response_pairs(corpus, both_directions=not one_way, adjacent_only=adjacent_only,
-                                               verify=verify)
+    try:
+        pairs, messages = challenge_response_pairs(corpus, both_directions=not one_way,
+                                                   adjacent_only=adjacent_only, verify=verify)
+        chosen = sample_challenges(pairs, test_size, seed=seed) if test_size else None
+    except InputError as exc:
+        raise InputError(exc.problem, exc.file or corpus_path, exc.line) from None
     con = _console()
     for message in messages:
         con.print(f"[yellow]note:[/] {message}")
@@ -114,8 +119,7 @@ def challenges_cmd(corpus_path: Path, out_path: Path, test_size: int | None, tes
         for row in pairs_rows(pairs):
             handle.write(json.dumps(row, ensure_ascii=False) + "\n")
     con.print(f"wrote {out_path} ({len(pairs)} pairs)")
-    if test_size:
-        chosen = sample_challenges(pairs, test_size, seed=seed)
+    if chosen is not None:
         target = test_out or out_path.with_suffix(".test.jsonl")
         with atomic_write(target) as handle:
             for i, pair in enumerate(chosen):

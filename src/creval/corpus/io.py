@@ -110,18 +110,38 @@ def atomic_write(path: str | Path, mode: str = "w", encoding: str | None = "utf-
         raise
 
 
+OUTPUT_MARKER = ".creval-output"
+
+
+def check_output_directory(path: str | Path) -> Path:
+    """Refuse an output path that creval must not replace: a file, or a folder that holds files and is not a
+    folder creval wrote itself (creval marks its output folders with a ``.creval-output`` file)."""
+    path = Path(path)
+    if path.is_symlink() or (path.exists() and not path.is_dir()):
+        raise InputError("the output path exists and is not a folder; choose a folder name", path)
+    if path.is_dir() and any(path.iterdir()) and not (path / OUTPUT_MARKER).is_file():
+        raise InputError(
+            "the output folder already holds files that creval did not write; choose a new or empty folder",
+            path,
+        )
+    return path
+
+
 @contextmanager
 def atomic_directory(path: str | Path) -> Iterator[Path]:
-    """Build a directory under a temporary name and move it into place only if the block succeeds.
+    """Build an output folder under a temporary name and move it into place only if the block succeeds.
 
-    An existing directory at ``path`` is replaced only after the new one is complete, so a failure leaves
-    either the old directory or nothing, never a half-written one.
+    A failure leaves the old folder (or nothing), never a half-written one. An existing folder is replaced
+    only when it is empty or an earlier creval output (see :func:`check_output_directory`); anything else is
+    refused before any work is done, so no user file is ever deleted.
     """
-    path = Path(path)
+    path = check_output_directory(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent))
     try:
         yield tmp
+        (tmp / OUTPUT_MARKER).write_text("written by creval; this folder is replaced when creval writes it again\n")
+        check_output_directory(path)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
@@ -413,12 +433,12 @@ def write_corpus_jsonl(corpus: Corpus, path: str | Path) -> None:
 _OPTIONAL_STR = ("artist", "input_id", "input", "music")
 
 
-def read_generations(path: str | Path) -> list[Output]:
+def read_generations(path: str | Path, encoding: str = "utf-8") -> list[Output]:
     """Read a generations JSONL file, validating every row (see module docstring)."""
     path = Path(path)
     outputs: list[Output] = []
     first_seen: dict[str, int] = {}
-    for number, row in _jsonl_rows(path):
+    for number, row in _jsonl_rows(path, encoding):
         outputs.append(parse_output(row, path, number))
         oid = outputs[-1].id
         if oid in first_seen:

@@ -175,6 +175,7 @@ def challenge_response_items(outputs: Sequence[Output]) -> tuple[list[dict], lis
     (the first line when a system answered with several)."""
     rows: list[dict] = []
     messages: list[str] = []
+    multi_line = 0
     for out in outputs:
         if not out.input or not out.input.strip():
             raise InputError(f"output {out.id!r} has no 'input' (the challenge line)", out.source or None,
@@ -183,14 +184,15 @@ def challenge_response_items(outputs: Sequence[Output]) -> tuple[list[dict], lis
         if not response:
             messages.append(f"output {out.id!r} has an empty response: left out")
             continue
-        if len(out.lines) > 1:
-            messages.append(f"output {out.id!r}: {len(out.lines)} lines, the first is the response")
+        multi_line += len(out.lines) > 1
         row = {"id": out.id, "system": out.system, "challenge": out.input.strip(), "response": response}
         if out.input_id:
             row["input_id"] = out.input_id
         if out.artist:
             row["artist"] = out.artist
         rows.append(row)
+    if multi_line:
+        messages.append(f"{multi_line} output(s) have several lines: the first line is the response")
     if not rows:
         raise InputError("no responses to rate")
     return _validated("challenge_response", rows), messages
