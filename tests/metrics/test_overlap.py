@@ -280,3 +280,15 @@ def test_registered_measures_in_pipeline(tmp_path):
         evaluate_full(None, outs[2:], ["rouge"])
     with pytest.raises(InputError):
         evaluate_full(None, outs, ["bleu"], params={"bleu": {"smoothing": 12}})
+
+
+def test_long_texts():
+    rng = np.random.default_rng(2)
+    words = [f"w{i}" for i in range(50)]
+    hyp = " ".join(words[i] for i in rng.integers(0, 50, 100_000))
+    ref = " ".join(words[i] for i in rng.integers(0, 50, 1_000))
+    res = rouge([hyp], [[ref]], mode="rouge-score")  # 100k tokens: bit-parallel LCS, no quadratic table
+    assert 0 < res.scores["rougeL"]["r"][0] <= 1
+    with pytest.raises(InputError, match="too large"):
+        rouge([hyp], [[hyp]], mode="rouge", types=("rougeL",))
+    assert 0 < rouge([hyp], [[ref]], mode="rouge", types=("rouge1",)).scores["rouge1"]["f"][0] <= 1

@@ -595,6 +595,8 @@ def sacrebleu_sentences(
 # --------------------------------------------------------------------------------------------------------------
 
 ROUGE_MODES = ("rouge-score", "rouge")
+#: Largest sentence-pair LCS table (words × words) the ``rouge``-package mode builds for ROUGE-L.
+ROUGE_PACKAGE_MAX_CELLS = 25_000_000
 ROUGE_TYPES = ("rouge1", "rouge2", "rougeL")
 SUMMARIES = ("mean", "max", "min")
 
@@ -718,6 +720,12 @@ def _recon_lcs_words(x: Sequence[str], y: Sequence[str]) -> set[str]:
     n, m = len(x), len(y)
     if n == 0 or m == 0:
         return set()
+    if n * m > ROUGE_PACKAGE_MAX_CELLS:
+        raise InputError(
+            f"ROUGE-L in mode 'rouge' compares sentences of {n} and {m} words: the rouge package's quadratic "
+            f"table ({n * m:,} cells) is too large; split the text into sentences with '.', or use "
+            "mode='rouge-score' (linear-memory LCS)"
+        )
     table = [[0] * (m + 1) for _ in range(n + 1)]
     for i in range(1, n + 1):
         xi = x[i - 1]
