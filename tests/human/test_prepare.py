@@ -178,3 +178,35 @@ def test_items_and_challenges_cli(tmp_path: Path) -> None:
     assert {(r["challenge"], r["response"]) for r in rows} >= {("I saw the light of day", "and then I went away")}
     test = [json.loads(x) for x in (tmp_path / "p.test.jsonl").read_text().splitlines()]
     assert len(test) == 2 and {t["input_id"] for t in test} == {"c1", "c2"}
+
+
+def test_every_item_type_from_the_shared_corpora(shared_data: Path) -> None:
+    """The whole preparation path on real data: challenges mined from Chicago poets, two systems answering
+    them (the n-gram baseline and the authentic response), then all five item types, each accepted by the
+    web app's own validator and turned into pages."""
+    from creval.analysis.ngram import NgramGhostwriter
+    from creval.human.prepare import challenge_response_pairs, sample_challenges
+
+    raw = shared_data / "chicago-rhyme" / "english_raw"
+    corpus = Corpus([v for poet in ["wyatt", "smith", "coleridge", "crosland", "thomas"]
+                     for v in read_corpus(raw / f"{poet}.txt").verses])
+    pairs, _ = challenge_response_pairs(corpus)
+    test = sample_challenges(pairs, 12, seed=2)
+    outputs: list[Output] = []
+    for i, pair in enumerate(test):
+        artist_verses = [v for v in corpus if v.artist == pair.artist]
+        model = NgramGhostwriter(3, seed=i).fit(artist_verses)
+        generated = model.generate(1)[0]
+        outputs.append(Output(f"ng{i}", "ngram", generated, artist=pair.artist, input_id=f"c{i}",
+                              input=pair.challenge))
+        outputs.append(Output(f"au{i}", "authentic", pair.response, artist=pair.artist, input_id=f"c{i}",
+                              input=pair.challenge))
+    for study_type in ("fluency_coherence", "challenge_response", "side_by_side", "post_editing",
+                       "style_matching"):
+        rows, _ = build_items(study_type, outputs, corpus, controls=1)
+        tasks = build_tasks(study_type, validate_items(study_type, rows))
+        assert tasks, study_type
+        if study_type == "side_by_side":
+            assert len(tasks) == 12 and all(len(t.display["outputs"]) == 2 for t in tasks)
+        if study_type == "challenge_response":
+            assert {t.display["challenge"] for t in tasks} == {p.challenge for p in test}

@@ -42,7 +42,8 @@ def _artists(values: tuple[str, ...]) -> list[str] | None:
 
 @main.group()
 def baseline() -> None:
-    """The n-gram ghostwriter baseline (Potash et al. 2016): train per-artist models, generate verses."""
+    """The n-gram ghostwriter baseline: train per-artist models, generate verses (Potash, Romanov and
+    Rumshisky 2016)."""
 
 
 _orders_option = click.option("--orders", default="1-9", show_default=True,
@@ -168,6 +169,11 @@ def _read_ratings(path: Path):
     if missing:
         raise InputError(f"ratings CSV lacks column(s) {', '.join(sorted(missing))} (expected artist, system, "
                          "output_id, rating)", path, 1)
+    values = pd.to_numeric(frame["rating"], errors="coerce")
+    bad = values.isna() & frame["rating"].notna()
+    if bad.any():
+        row = int(bad.to_numpy().argmax())
+        raise InputError(f"rating {frame['rating'].iloc[row]!r} is not a number", path, row + 2)
     return frame
 
 
