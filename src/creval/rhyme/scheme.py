@@ -402,12 +402,16 @@ class RhymeSchemeHMM:
     """Segmental HMM over stanza rhyme schemes (Addanki & Wu 2013) with the Reddy & Knight (2011) rhyme-pair
     emission model, anchored on pronunciations; see the module docstring for the equations.
 
-    Parameters: ``schemes`` (hidden states, default :data:`ADDANKI_WU_SCHEMES`); ``n_iter`` / ``tol`` (EM
-    stopping: at most ``n_iter`` iterations, stop when the mean log-likelihood per line improves by less than
-    ``tol``); ``pair_prior`` (α, weight of the class model as prior of the word-pair probabilities; None: class
-    model only); ``phi_prior`` (pseudo-counts of :data:`PHI_INIT` in the φ update); ``link_threshold`` and
-    ``link_window`` (cross-segment group linking in :meth:`label`); ``mass_shrink`` (pseudo-tokens shrinking
-    class masses of a small vocabulary towards typical values).
+    Parameters: ``schemes`` (hidden states: a list such as ``["A", "AA", "ABAB"]`` or a name of
+    :data:`INVENTORIES`, ``"addanki-wu"`` (default) or ``"all4"``); ``n_iter`` / ``tol`` (EM stopping: at most
+    ``n_iter`` iterations, stop when the mean log-likelihood per line improves by less than ``tol``);
+    ``pair_prior`` (β, strength of the class model as prior of the pair-specific layer; None: class model only);
+    ``pair_model`` (``"rate"`` or Reddy & Knight's ``"dirichlet"``), ``pair_level`` (``"rhyme"`` part or
+    ``"word"``) and ``pair_warmup`` (iterations before the pair layer joins); ``phi_prior`` (pseudo-counts of
+    :data:`PHI_INIT` in the φ update); ``combine`` (``"geometric"`` mean of ρ over a line's earlier group
+    members, ``"mixture"`` or ``"last"``); ``split_threshold``, ``link_threshold`` and ``link_window`` (the
+    group clean-up and cross-stanza linking of :meth:`label`); ``mass_shrink`` (pseudo-tokens shrinking class
+    masses of a small vocabulary towards typical values); ``progress`` (a rich progress bar over EM iterations).
 
     >>> hmm = RhymeSchemeHMM().fit([["day", "night", "way", "light"], ["cat", "hat", "dog", "log"]])
     >>> hmm.label(["sing", "moon", "ring", "june"])
