@@ -61,19 +61,22 @@ def main() -> None:
     D = sp.csr_matrix((idx.row_w, idx.row_term, idx.doc_ptr), shape=(idx.n_docs, len(idx.vocab)))
     DT = D.T.tocsr()
     sub = outputs[: args.anchor_outputs]
-    t = time.perf_counter()
+    t, c = time.perf_counter(), time.process_time()
     Q = tfidf_rows(idx, sub)
     ref = np.zeros(len(sub))
     for s in range(0, len(sub), args.chunk):
         S = (Q[s : s + args.chunk] @ DT).tocsr()
         ref[s : s + args.chunk] = S.max(axis=1).toarray().ravel()
-    t_ref = time.perf_counter() - t
-    t = time.perf_counter()
+    t_ref, c_ref = time.perf_counter() - t, time.process_time() - c
+    t, c = time.perf_counter(), time.process_time()
     mine, _ = idx.score(sub)
-    t_sub = time.perf_counter() - t
+    t_sub, c_sub = time.perf_counter() - t, time.process_time() - c
     same = bool(np.allclose(mine, ref, rtol=0, atol=1e-12))
     per_ref, per_our = t_ref / len(sub), t_sub / len(sub)
-    print(f"{len(sub)} outputs: scipy chunked products {t_ref:.2f}s, creval {t_sub:.2f}s; identical: {same}")
+    print(
+        f"{len(sub)} outputs: scipy chunked products {t_ref:.2f}s (CPU {c_ref:.2f}s), creval {t_sub:.2f}s "
+        f"(CPU {c_sub:.2f}s), CPU ratio {c_ref / c_sub:.1f}x; identical: {same}"
+    )
     print(
         f"per output: scipy {per_ref * 1e3:.2f} ms, creval {per_our * 1e3:.2f} ms, ratio {per_ref / per_our:.1f}x; "
         f"scipy scaled to {len(outputs)} outputs: {per_ref * len(outputs):.0f}s vs creval {t_score:.1f}s "

@@ -187,3 +187,15 @@ def test_languagetool_needs_a_server_or_a_directory(tmp_path):
 def test_error_record():
     e = GrammarError("grammar", "msg", 1, 2)
     assert (e.kind, e.rule) == ("", "")
+
+
+def test_threads_give_the_same_errors(shared_data):
+    from creval.metrics.grammar import harper_errors_many
+
+    rows = [
+        r
+        for r in (shared_data / "deepspeare" / "sonnet_valid.txt").read_text("utf-8").split("\n")
+        if r.strip()
+    ]
+    texts = ["\n".join(ln.strip().capitalize() for ln in r.split("<eos>")[:2]) for r in rows[:200]]
+    assert harper_errors_many(texts, workers=2) == harper_errors_many(texts, workers=1)

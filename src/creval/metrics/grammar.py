@@ -126,18 +126,46 @@ def _harper_linter(dialect: int = 0) -> Any:
     return linter
 
 
+def _from_lint(lint: Any) -> GrammarError:
+    return GrammarError(
+        category=HARPER_CATEGORIES.get(lint.lint_kind, "other"),
+        message=lint.message,
+        offset=lint.span.start,
+        length=lint.span.end - lint.span.start,
+        kind=lint.lint_kind,
+    )
+
+
 def _harper_errors(text: str, dialect: int = 0) -> list[GrammarError]:
-    lints = _harper_linter(dialect).lint(text, language="plaintext")
-    return [
-        GrammarError(
-            category=HARPER_CATEGORIES.get(lint.lint_kind, "other"),
-            message=lint.message,
-            offset=lint.span.start,
-            length=lint.span.end - lint.span.start,
-            kind=lint.lint_kind,
-        )
-        for lint in lints
-    ]
+    return [_from_lint(lint) for lint in _harper_linter(dialect).lint(text, language="plaintext")]
+
+
+def harper_errors_many(
+    texts: Sequence[str], workers: int | None = None, dialect: int = 0
+) -> list[list[GrammarError]]:
+    """Harper errors of many texts. Harper releases the GIL while linting but a ``Linter`` is not thread-safe,
+    so with ``workers`` > 1 (default: the CPU count, at most 8) and enough texts each thread lints a contiguous
+    share of the texts with a linter of its own (each costs about a second to build)."""
+    if workers is None:
+        workers = min(8, os.cpu_count() or 1)
+    if workers <= 1 or len(texts) < 100 * workers:
+        return [_harper_errors(t, dialect) for t in texts]
+    from concurrent.futures import ThreadPoolExecutor
+
+    from harper import Linter
+
+    bounds = np.linspace(0, len(texts), workers + 1).astype(int)
+
+    def run(part: int) -> list[list[GrammarError]]:
+        linter = _harper_linter(dialect) if part == 0 else Linter(dialect)
+        return [
+            [_from_lint(lint) for lint in linter.lint(text, language="plaintext")]
+            for text in texts[bounds[part] : bounds[part + 1]]
+        ]
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        parts = list(pool.map(run, range(workers)))
+    return [errs for part in parts for errs in part]
 
 
 class LanguageToolBackend:
@@ -294,12 +322,20 @@ class GrammarMeasure(Measure):
         server: str | None = None,
         path: str | None = None,
         language: str = "en-US",
+        workers: int | None = None,
     ) -> None:
         if backend not in BACKENDS:
             raise InputError(f"unknown grammar backend {backend!r}; choose one of {', '.join(BACKENDS)}")
         if isinstance(exclude, str):
             exclude = tuple(e.strip() for e in exclude.split(",") if e.strip())
-        super().__init__(backend=backend, exclude=tuple(exclude), server=server, path=path, language=language)
+        super().__init__(
+            backend=backend,
+            exclude=tuple(exclude),
+            server=server,
+            path=path,
+            language=language,
+            workers=workers,
+        )
         if backend == "languagetool":
             _lt_backend(server, path, language)  # fail early with a clear message
 
@@ -328,12 +364,19 @@ class GrammarMeasure(Measure):
         notes = []
         by_category: dict[str, Counter] = {}
         examples: list[dict[str, Any]] = []
+        defined = []
         for i, o in enumerate(outputs):
             reason = undefined_reason(o.text)
             if reason is not None:
                 notes.append(f"grammar undefined for output {o.id!r}: {reason}")
-                continue
-            errs = grammar_errors(o.text, p["backend"], **opts)
+            else:
+                defined.append(i)
+        if p["backend"] == "harper":
+            found = harper_errors_many([outputs[i].text for i in defined], p["workers"])
+        else:
+            found = [grammar_errors(outputs[i].text, p["backend"], **opts) for i in defined]
+        for i, errs in zip(defined, found):
+            o = outputs[i]
             kept = [e for e in errs if not _excluded(e, p["exclude"])]
             count[i] = len(kept)
             per_char[i] = len(kept) / len(o.text)
