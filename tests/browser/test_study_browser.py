@@ -63,6 +63,7 @@ STUDIES = {
     "b-sbs": ("side_by_side", 2, 2, 2, {}),
     "b-edit": ("post_editing", 2, 1, 1, {}),
     "b-nojs": ("challenge_response", 1, 1, 1, {}),
+    "b-admin": ("side_by_side", 2, 2, 2, {}),
 }
 
 
@@ -279,21 +280,27 @@ def test_forms_work_without_javascript(browser, server):
 
 
 def test_admin_results_and_exports(browser, server):
+    store = server["store"]  # the judgements come in through the store; this test is about the admin side
+    for who, ratings in (("a1", [2, 3, 4]), ("a2", [3, 3, 5])):
+        a = store.annotator_by_token(server["created"]["b-admin"].invites[who])
+        store.mark_guidelines(a["id"])
+        while (asg := store.claim(a)) is not None:
+            assert store.submit(a, asg["id"], {"ratings": ratings}, {}) == "accepted"
     ctx = browser.new_context()
     page = ctx.new_page()
-    page.goto(f"{server['base']}/admin/b-sbs")
+    page.goto(f"{server['base']}/admin/b-admin")
     assert "/login" in page.url  # no token, no admin page
-    page.fill("input[name=token]", server["created"]["b-sbs"].admin_token)
+    page.fill("input[name=token]", server["created"]["b-admin"].admin_token)
     page.click("button[type=submit]")
-    page.wait_for_url("**/admin/b-sbs")
+    page.wait_for_url("**/admin/b-admin")
     assert "2 of 2 pages complete" in page.text_content("[data-testid=admin-progress]")
     page.click("text=Results and agreement")
     page.wait_for_url("**/results")
     text = page.content()
     assert "ICC(2,1)" in text and "secret-sys-0" in text  # system identities on the admin side only
-    resp = page.request.get(f"{server['base']}/admin/b-sbs/export/judgements.csv")
+    resp = page.request.get(f"{server['base']}/admin/b-admin/export/judgements.csv")
     rows = list(csv.DictReader(io.StringIO(resp.text())))
     assert len(rows) == 12 and {r["criterion"] for r in rows} == {"rating"}
-    other = browser.new_context().request.get(f"{server['base']}/admin/b-sbs/export/judgements.csv")
+    other = browser.new_context().request.get(f"{server['base']}/admin/b-admin/export/judgements.csv")
     assert other.status == 401
     ctx.close()
