@@ -171,11 +171,17 @@ class Store:
         with self.read() as conn:
             v = conn.execute(select(m.meta.c.value).where(m.meta.c.key == "secret")).scalar()
         if v is None:
-            with self.write() as conn:
-                v = conn.execute(select(m.meta.c.value).where(m.meta.c.key == "secret")).scalar()
-                if v is None:
-                    v = secrets.token_hex(32)
-                    conn.execute(insert(m.meta).values(key="secret", value=v))
+            from sqlalchemy.exc import IntegrityError
+
+            try:
+                with self.write() as conn:
+                    v = conn.execute(select(m.meta.c.value).where(m.meta.c.key == "secret")).scalar()
+                    if v is None:
+                        v = secrets.token_hex(32)
+                        conn.execute(insert(m.meta).values(key="secret", value=v))
+            except IntegrityError:  # another server process created it at the same moment
+                with self.read() as conn:
+                    v = conn.execute(select(m.meta.c.value).where(m.meta.c.key == "secret")).scalar_one()
         return bytes.fromhex(v)
 
     # ------------------------------------------------------------------ studies
