@@ -411,9 +411,6 @@ class LexicalDiversityMeasure(Measure):
     """Lexical diversity of each output (see the module docstring for every definition)."""
 
     name = "lexical_diversity"
-    #: Not in the default set: it reports ``ttr``, which the foundation's ``ttr`` measure also reports (two
-    #: measures may not report one name in a run). Ask for it with ``--measures lexical_diversity``.
-    default = False
     description = (
         "TTR, root TTR, log TTR (Herdan), Maas, MSTTR-50, MATTR-50, HD-D-42, MTLD-0.72, MTLD-MA bid/wrap"
     )

@@ -28,6 +28,7 @@ with no line of 3 tokens or more is NaN with that reason in the notes.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Iterable, Sequence
 
@@ -74,11 +75,13 @@ def _segments_to_arrays(
         flat.extend(toks)
         lengths.append(len(toks))
     if grow:
-        setdefault = vocab.setdefault
-        ids = np.fromiter((setdefault(t, len(vocab)) for t in flat), dtype=np.int64, count=len(flat))
+        for t in dict.fromkeys(flat):  # new types in first-seen order (C-speed dedup)
+            if t not in vocab:
+                vocab[t] = len(vocab)
+        ids = np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat))
     else:
         get = vocab.get
-        ids = np.fromiter((get(t, -1) for t in flat), dtype=np.int64, count=len(flat))
+        ids = np.fromiter(map(get, flat, itertools.repeat(-1)), dtype=np.int64, count=len(flat))
     return ids, np.asarray(lengths, dtype=np.int64)
 
 

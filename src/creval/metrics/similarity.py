@@ -34,6 +34,7 @@ import numpy as np
 
 from creval.corpus.model import Corpus, Output
 from creval.metrics.base import Measure, MeasureResult, Signature, register_measure
+from creval.metrics.novelty import _segments_to_arrays
 from creval.text.tokenize import get_tokenizer
 
 UNITS = ("verse", "line")
@@ -94,16 +95,9 @@ class UniquenessIndex:
         self.documents, self.meta = docs, meta
         tok = self._tok
         vocab: dict[str, int] = {}
-        setdefault = vocab.setdefault
-        flat: list[int] = []
-        lens = np.zeros(len(docs), dtype=np.int64)
-        for i, d in enumerate(docs):
-            t = tok(d)
-            lens[i] = len(t)
-            flat.extend(setdefault(w, len(vocab)) for w in t)
+        ids, lens = _segments_to_arrays((tok(d) for d in docs), vocab, grow=True)
         self.vocab = vocab
         n_docs, n_terms = len(docs), len(vocab)
-        ids = np.asarray(flat, dtype=np.int64)
         doc_of = np.repeat(np.arange(n_docs, dtype=np.int64), lens)
         keys, counts = np.unique(doc_of * max(n_terms, 1) + ids, return_counts=True)
         e_doc = keys // max(n_terms, 1)
