@@ -199,3 +199,20 @@ def test_threads_give_the_same_errors(shared_data):
     ]
     texts = ["\n".join(ln.strip().capitalize() for ln in r.split("<eos>")[:2]) for r in rows[:200]]
     assert harper_errors_many(texts, workers=2) == harper_errors_many(texts, workers=1)
+
+
+def test_cli_grammar_and_lexdiv(tmp_path):
+    from click.testing import CliRunner
+
+    from creval.cli import main
+
+    f = tmp_path / "v.txt"
+    f.write_text("This is an test of the the linter.\nI recieve the mesage\n", "utf-8")
+    res = CliRunner().invoke(main, ["grammar", str(f)])
+    assert res.exit_code == 0, res.output
+    assert "[repetition] 'the the'" in res.output and "(excluded)" in res.output
+    assert f"per character {2 / len(f.read_text('utf-8')):.5f}" in res.output
+    res = CliRunner().invoke(main, ["lexdiv", str(f), "--mode", "kyle"])
+    assert res.exit_code == 0 and "mtld_ma_wrap" in res.output and "14.0000" in res.output
+    res = CliRunner().invoke(main, ["lexdiv", str(tmp_path / "missing.txt")])
+    assert res.exit_code == 2 and "cannot read file" in res.output
