@@ -184,6 +184,17 @@ def test_viterbi_any_input_tiles_the_verse(words):
     assert len(hmm.label(words)) == len(words)
 
 
+def test_long_input_is_linear_enough():
+    """A 3,000-line 'verse' (the bad-input case of a huge text) is segmented and labelled without an n² blow-up."""
+    words = (["day", "night", "way", "light", "", "sea"] * 500)[:3000]
+    hmm = RhymeSchemeHMM(n_iter=1).fit([words])
+    stanzas = hmm.viterbi(words)
+    assert stanzas[-1].end == 3000
+    groups = hmm.label_groups(words)
+    assert len(groups) == 3000
+    assert groups[0] == groups[2]  # day / way
+
+
 def test_bad_parameters_and_input():
     with pytest.raises(InputError):
         RhymeSchemeHMM(["AB1"])

@@ -690,20 +690,20 @@ class RhymeSchemeHMM:
         T = int(lens.max())
         L = self.lengths
         trans = np.exp(self.log_trans)
+        states = np.arange(S)
         alpha = np.full((N, T + 1, S), -np.inf)
         Bst = np.full((N, T + 1, S), -np.inf)
         Bst[:, 0, :] = self.log_start
         for t in range(1, T + 1):
-            for s in range(S):
-                if t - L[s] >= 0:
-                    alpha[:, t, s] = Bst[:, t - L[s], s] + E[:, t - L[s], s]
+            ok = t - L >= 0
+            src, st = (t - L)[ok], states[ok]
+            alpha[:, t, st] = Bst[:, src, st] + E[:, src, st]
             Bst[:, t, :] = _log_matmul(alpha[:, t, :], trans)
         beta = np.full((N, T + self.max_len + 1, S), -np.inf)
         G = np.full((N, T + 1, S), -np.inf)
         at_end = np.zeros((N, 1), bool)
         for t in range(T, -1, -1):
-            for s in range(S):
-                G[:, t, s] = E[:, t, s] + beta[:, t + L[s], s]
+            G[:, t, :] = E[:, t, :] + beta[:, t + L, states]
             beta[:, t, :] = _log_matmul(G[:, t, :], trans.T)
             at_end = (lens == t)[:, None]
             beta[:, t, :] = np.where(at_end, 0.0, beta[:, t, :])
@@ -838,14 +838,15 @@ class RhymeSchemeHMM:
         logE, _ = self._log_emissions(data)
         S = len(self.schemes)
         L = self.lengths
+        states = np.arange(S)
         score = np.full((n + 1, S), -np.inf)  # best path with a state-s segment ending at t
         start_best = np.full((n + 1, S), -np.inf)  # best log prob of starting state s at boundary t
         start_prev = np.full((n + 1, S), -1, np.int64)
         start_best[0] = self.log_start
         for t in range(1, n + 1):
-            for s in range(S):
-                if t - L[s] >= 0:
-                    score[t, s] = start_best[t - L[s], s] + logE[t - L[s], s]
+            ok = t - L >= 0
+            src, st = (t - L)[ok], states[ok]
+            score[t, st] = start_best[src, st] + logE[src, st]
             cand = score[t, :, None] + self.log_trans
             start_prev[t] = np.argmax(cand, axis=0)
             start_best[t] = cand[start_prev[t], np.arange(S)]
@@ -901,66 +902,71 @@ class RhymeSchemeHMM:
     def _split(self, ids: np.ndarray, group: np.ndarray) -> np.ndarray:
         """Take out of its group, one at a time, the line whose mean log ρ to the rest of the group is lowest,
         while that mean is below log ``split_threshold`` (the HMM's prior put it there, not its sound)."""
-        n = len(ids)
-        i_idx, j_idx = np.triu_indices(n, 1)
-        cls = self.lex.classes(ids[i_idx], ids[j_idx]).astype(np.int64)
-        lr = np.zeros((n, n))
-        lr[i_idx, j_idx] = np.log(np.maximum(self._ratio(ids[i_idx], ids[j_idx], cls), 1e-300))
-        lr = lr + lr.T
         limit = math.log(self.split_threshold)
         next_id = int(group.max()) + 1
-        changed = True
-        while changed:
-            changed = False
-            for g in np.unique(group):
-                members = np.flatnonzero(group == g)
-                if len(members) < 2:
-                    continue
-                sub = lr[np.ix_(members, members)]
-                mean = sub.sum(1) / (len(members) - 1)
+        order = np.argsort(group, kind="stable")
+        bounds = np.flatnonzero(np.diff(group[order])) + 1
+        for members in np.split(order, bounds):
+            members = list(members)
+            while len(members) > 1:
+                m = np.array(members)
+                i_idx, j_idx = np.triu_indices(len(m), 1)
+                a, b = ids[m[i_idx]], ids[m[j_idx]]
+                lr = np.zeros((len(m), len(m)))
+                lr[i_idx, j_idx] = np.log(
+                    np.maximum(self._ratio(a, b, self.lex.classes(a, b).astype(np.int64)), 1e-300)
+                )
+                lr = lr + lr.T
+                mean = lr.sum(1) / (len(m) - 1)
                 worst = int(np.argmin(mean))
-                if mean[worst] < limit:
-                    if len(members) == 2:
-                        group[members[1]] = next_id
-                    else:
-                        group[members[worst]] = next_id
-                    next_id += 1
-                    changed = True
+                if mean[worst] >= limit:
+                    break
+                out = members.pop(1 if len(members) == 2 else worst)
+                group[out] = next_id
+                next_id += 1
         return group
 
     def _link(self, end_words: Sequence[str], group: np.ndarray) -> np.ndarray:
+        """Split weak group members, then link groups whose cross pairs (at most ``link_window`` lines apart)
+        have mean log ρ above log ``link_threshold``, strongest first (one pass, union-find: linear in the
+        number of lines for a fixed window)."""
         n = len(end_words)
         ids = self.lex.ids([str(w).lower() for w in end_words])
-        i_idx, j_idx = np.triu_indices(n, 1)
-        if self.link_window is not None:
-            keep = j_idx - i_idx <= self.link_window
-            i_idx, j_idx = i_idx[keep], j_idx[keep]
-        if not len(i_idx):
-            return group
         group = group.copy()
         if self.split_threshold is not None:
             group = self._split(ids, group)
+        window = n - 1 if self.link_window is None else min(self.link_window, n - 1)
+        pos = np.arange(n)
+        i_idx = np.concatenate([pos[: n - d] for d in range(1, window + 1)]) if window > 0 else pos[:0]
+        j_idx = np.concatenate([pos[d:] for d in range(1, window + 1)]) if window > 0 else pos[:0]
+        cross = group[i_idx] != group[j_idx]
+        i_idx, j_idx = i_idx[cross], j_idx[cross]
+        if not len(i_idx):
+            return group
         a, b = ids[i_idx], ids[j_idx]
-        cls = self.lex.classes(a, b).astype(np.int64)
-        logr = np.log(np.maximum(self._ratio(a, b, cls), 1e-300))
+        logr = np.log(np.maximum(self._ratio(a, b, self.lex.classes(a, b).astype(np.int64)), 1e-300))
+        gi, gj = group[i_idx], group[j_idx]
+        lo, hi = np.minimum(gi, gj), np.maximum(gi, gj)
+        m = int(group.max()) + 1
+        uniq, inv = np.unique(lo * m + hi, return_inverse=True)
+        mean = np.bincount(inv, weights=logr) / np.bincount(inv)
+        parent = list(range(m))
+
+        def root(x: int) -> int:
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
         threshold = math.log(self.link_threshold)
-        while True:
-            gi, gj = group[i_idx], group[j_idx]
-            cross = gi != gj
-            if not cross.any():
+        for k in np.argsort(-mean, kind="stable"):
+            if mean[k] <= threshold:
                 break
-            lo = np.minimum(gi, gj)[cross]
-            hi = np.maximum(gi, gj)[cross]
-            m = int(group.max()) + 1
-            key = lo * m + hi
-            uniq, inv = np.unique(key, return_inverse=True)
-            mean = np.bincount(inv, weights=logr[cross]) / np.bincount(inv)
-            best = int(np.argmax(mean))
-            if mean[best] <= threshold:
-                break
-            g_lo, g_hi = divmod(int(uniq[best]), m)
-            group[group == g_hi] = g_lo
-        return group
+            g_lo, g_hi = divmod(int(uniq[k]), m)
+            r_lo, r_hi = root(g_lo), root(g_hi)
+            if r_lo != r_hi:
+                parent[max(r_lo, r_hi)] = min(r_lo, r_hi)
+        return np.array([root(int(g)) for g in group], np.int64)
 
     # -- lines ----------------------------------------------------------------------------------------
     def detect(self, lines: Sequence[str]) -> list[Stanza]:
