@@ -93,6 +93,8 @@ def factorize(keys: np.ndarray) -> tuple[np.ndarray, int]:
     except ImportError:  # pragma: no cover - pandas is a core dependency
         uniq, inv = np.unique(keys, return_inverse=True)
         return inv.astype(np.int64), int(uniq.size)
+    if keys.dtype == np.int64 and int(keys.max()) < 2**31 and int(keys.min()) >= 0:
+        keys = keys.astype(np.int32)  # a smaller hash table key: measurably faster, same grouping
     codes, uniques = pd.factorize(keys, sort=False)
     return codes.astype(np.int64, copy=False), int(uniques.size)
 
