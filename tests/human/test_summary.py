@@ -46,3 +46,28 @@ def test_matrix_and_agreement_match_statsmodels(tmp_path):
     share = next(t for t in res["tables"] if t["title"].startswith("Acceptable"))
     assert share["rows"]
     store.close()
+
+
+def test_icc_one_way_when_each_page_has_its_own_raters(tmp_path):
+    """Pair-balanced side-by-side (3 assessors, k = 2): ICC(1,1) on the slot layout, checked with pingouin."""
+    import pandas as pd
+    import pingouin
+
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+    cr = make_study(store, "side_by_side", n=6, k=2, annotators=3)
+    for i, name in enumerate(("a1", "a2", "a3")):
+        a = store.annotator_by_token(cr.invites[name])
+        while (asg := store.claim(a)) is not None:
+            page = int(asg["key"][1:])
+            ratings = [1 + (page + j + i * (j == 1)) % 5 for j in range(3)]
+            assert store.submit(a, asg["id"], {"ratings": ratings}, {}) == "accepted"
+    rows = tidy_rows(store, cr.name)
+    units, raters, cells = matrix(rows, "rating")
+    slots = [[v for v in row if v is not None] for row in cells]
+    assert all(len(s) == 2 for s in slots)
+    long = pd.DataFrame([{"t": u, "r": j, "y": s[j]} for u, s in zip(units, slots) for j in range(2)])
+    expected = pingouin.intraclass_corr(long, targets="t", raters="r", ratings="y").set_index("Type").loc["ICC(1,1)", "ICC"]
+    agreement = next(t for t in study_results(store, cr.name)["tables"] if t["title"] == "Agreement")
+    got = next(r for r in agreement["rows"] if r[1].startswith("ICC(1,1)"))[2]
+    assert got == pytest.approx(expected, abs=1e-9)
+    store.close()

@@ -11,9 +11,10 @@ Agreement (:mod:`creval.agreement`), over the unit x rater matrices of :mod:`cre
 
 - categorical criteria (fluency, coherence, choice, good/acceptable/bad): Fleiss' kappa and nominal
   Krippendorff's alpha; ordinal scales also get ordinal alpha;
-- 1-5 ratings (side-by-side): ICC (two-way random, single rater: ICC(2,1)), interval alpha and the mean
+- 1-5 ratings (side-by-side): ICC(2,1) (two-way random, single rater) over the units every rater rated, or
+  ICC(1,1) (one-way random; Shrout & Fleiss case 1) when each unit has its own raters, interval alpha and the mean
   Kendall tau-b between assessors over the outputs of a page (Wu et al.);
-- HER (post-editing): interval alpha and ICC(2,1) when outputs were edited by two or more annotators.
+- HER (post-editing): interval alpha and ICC (as for ratings) when outputs were edited by two or more annotators.
 
 A statistic that is undefined for the data (one rater per unit, every rating the same) is shown with its reason.
 """
@@ -57,7 +58,18 @@ def _agreement_rows(rows: list[dict], study_type: str) -> list[list[Any]]:
                 arr.T, level="interval"))])
             from creval.agreement.icc import icc
 
-            out.append([crit, "ICC(2,1)", *_safe(lambda arr=arr: icc(arr)["ICC(2,1)"])])
+            complete = arr[~np.isnan(arr).any(axis=1)]
+            if len(complete) >= 2:
+                # the same raters rated these units: two-way random effects, single rater
+                out.append([crit, "ICC(2,1)", *_safe(lambda arr=complete: icc(arr)["ICC(2,1)"])])
+            else:
+                # different raters per unit (pair-balanced designs): Shrout & Fleiss case 1, one-way random
+                # effects, on the units' ratings in slots (rater identity ignored), units with the modal count
+                per_unit = [row[~np.isnan(row)] for row in arr]
+                m_ = max((len(r) for r in per_unit), default=0)
+                slots = np.array([r[:m_] for r in per_unit if len(r) == m_ and m_ >= 2], dtype=float)
+                out.append([crit, "ICC(1,1) (different raters per unit)",
+                            *_safe(lambda arr=slots: icc(arr)["ICC(1,1)"])])
             if crit == "rating":
                 from creval.agreement.rank import kendall_tau_pages
 
