@@ -292,3 +292,20 @@ def test_long_texts():
     with pytest.raises(InputError, match="too large"):
         rouge([hyp], [[hyp]], mode="rouge", types=("rougeL",))
     assert 0 < rouge([hyp], [[ref]], mode="rouge", types=("rouge1",)).scores["rouge1"]["f"][0] <= 1
+
+
+STEM_TEXT = st.lists(st.sampled_from(["running", "runs", "ran", "cats", "cat", "the", "happily", "happiness",
+                                      "generously", "flies", "flying", "a", "b"]), min_size=1, max_size=10).map(" ".join)
+
+
+@settings(max_examples=100, deadline=None)
+@given(hyp=STEM_TEXT, ref=STEM_TEXT)
+def test_rouge_score_stemmer_identical(hyp, ref):
+    from rouge_score import rouge_scorer
+
+    expected = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True).score(ref, hyp)
+    res = rouge([hyp], [[ref]], mode="rouge-score", stem=True)
+    for key in ("rouge1", "rouge2", "rougeL"):
+        assert res.scores[key]["f"][0] == expected[key].fmeasure
+    with pytest.raises(InputError):
+        rouge([hyp], [[ref]], mode="rouge", stem=True)

@@ -844,6 +844,7 @@ def rouge(
     types: Sequence[str] = ROUGE_TYPES,
     tokenizer: str | None = None,
     lower: bool = True,
+    stem: bool = False,
 ) -> RougeResult:
     """ROUGE-N and ROUGE-L (Lin 2004, eqs. 1-4) of each hypothesis against each of its references.
 
@@ -860,12 +861,14 @@ def rouge(
     Empty hypotheses give NaN.
     """
     with _gc_paused():
-        return _rouge(hypotheses, references, mode, types, tokenizer, lower)
+        return _rouge(hypotheses, references, mode, types, tokenizer, lower, stem)
 
 
-def _rouge(hypotheses, references, mode, types, tokenizer, lower) -> RougeResult:
+def _rouge(hypotheses, references, mode, types, tokenizer, lower, stem=False) -> RougeResult:
     if mode not in ROUGE_MODES:
         raise InputError(f"ROUGE mode must be one of {', '.join(ROUGE_MODES)}, not {mode!r}")
+    if stem and (mode != "rouge-score" or tokenizer is not None):
+        raise InputError("stem=True is rouge-score's use_stemmer: it needs mode='rouge-score' and tokenizer=None")
     types = tuple(types)
     for t in types:
         if t not in ROUGE_TYPES:
@@ -883,7 +886,7 @@ def _rouge(hypotheses, references, mode, types, tokenizer, lower) -> RougeResult
             pair_ref.append(r)
     ph = np.asarray(pair_hyp, dtype=np.int64)
     if mode == "rouge-score":
-        scores = _rouge_score_mode(hypotheses, pair_ref, ph, types, tok)
+        scores = _rouge_score_mode(hypotheses, pair_ref, ph, types, tok, stem)
     else:
         scores = _rouge_package_mode(hypotheses, pair_ref, ph, types, tok)
     return RougeResult(mode=mode, types=types, pair_hyp=ph, scores=scores, n_hyp=len(hypotheses))
@@ -920,8 +923,29 @@ def _check_visible(texts: Sequence[str], which: str, mode: str, tokens: Sequence
         )
 
 
-def _encode_rouge_score(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, int]:
-    """rouge-score's tokenisation of all texts, integer-encoded, in one pass: (flat ids, lengths, vocabulary)."""
+def _porter_stem() -> Callable[[str], str]:
+    try:
+        from nltk.stem import porter
+    except ImportError:
+        raise InputError("stem=True uses nltk's Porter stemmer (as rouge-score does): pip install nltk") from None
+    return porter.PorterStemmer().stem
+
+
+def _encode_rouge_score(texts: Sequence[str], stem: bool = False) -> tuple[np.ndarray, np.ndarray, int]:
+    """rouge-score's tokenisation of all texts, integer-encoded, in one pass: (flat ids, lengths, vocabulary).
+    ``stem``: rouge-score's ``use_stemmer`` (Porter stemmer on tokens longer than 3 characters), applied once
+    per distinct token."""
+    if stem:
+        stemmer = _porter_stem()
+        cache: dict[str, str] = {}
+
+        def stemmed(t: str) -> str:
+            r = cache.get(t)
+            if r is None:
+                r = cache[t] = stemmer(t) if len(t) > 3 else t
+            return r
+
+        return encode([[stemmed(t) for t in text] for text in rouge_score_tokenize_all(texts)])
     if any("\x00" in t for t in texts):
         return encode(rouge_score_tokenize_all(texts))
     # lower-case first (as rouge-score), then every character outside [a-z0-9] becomes a space: non-ASCII
@@ -1027,10 +1051,10 @@ def _pair_overlaps(table, P: int, ns, count_sets: bool) -> dict[int, tuple[np.nd
     return out
 
 
-def _rouge_score_mode(hyps, refs, ph, types, tok) -> dict[str, dict[str, np.ndarray]]:
+def _rouge_score_mode(hyps, refs, ph, types, tok, stem=False) -> dict[str, dict[str, np.ndarray]]:
     H, P = len(hyps), len(refs)
     if tok is None:
-        flat, lens, vocab = _encode_rouge_score(list(hyps) + list(refs))
+        flat, lens, vocab = _encode_rouge_score(list(hyps) + list(refs), stem)
         empty = [[]] * 1
         _check_visible(hyps, "hypothesis", "rouge-score", [empty[0] if n == 0 else [0] for n in lens[:H]])
         _check_visible(refs, "reference", "rouge-score", [empty[0] if n == 0 else [0] for n in lens[H:]])
@@ -1306,7 +1330,7 @@ class RougeMeasure(Measure):
     default = False
 
     def __init__(self, mode: str = "rouge-score", tokenizer: str | None = "auto", summary: str = "max",
-                 stat: str = "f") -> None:
+                 stat: str = "f", stem: bool = False) -> None:
         if mode not in ROUGE_MODES:
             raise InputError(f"rouge mode must be one of {', '.join(ROUGE_MODES)}, not {mode!r}")
         if summary not in SUMMARIES:
@@ -1315,13 +1339,15 @@ class RougeMeasure(Measure):
             raise InputError(f"stat must be p, r or f, not {stat!r}")
         if tokenizer is not None:
             get_tokenizer(tokenizer)
-        super().__init__(mode=mode, summary=summary, stat=stat)
+        if stem and (mode != "rouge-score" or tokenizer is not None):
+            raise InputError("rouge stem=true needs mode=rouge-score and tokenizer=null (rouge-score's tokenizer)")
+        super().__init__(mode=mode, summary=summary, stat=stat, stem=bool(stem))
         self.tokenizer = tokenizer
 
     def score(self, outputs):
         idx, notes = _with_references(outputs, "rouge")
         res = rouge([outputs[i].text for i in idx], [list(outputs[i].references) for i in idx],
-                    mode=self.params["mode"], tokenizer=self.tokenizer)
+                    mode=self.params["mode"], tokenizer=self.tokenizer, stem=self.params["stem"])
         values = {}
         sigs = {}
         tok = self.tokenizer or ("rouge-score-ascii" if self.params["mode"] == "rouge-score" else "rouge-split")
