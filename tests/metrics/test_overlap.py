@@ -309,3 +309,19 @@ def test_rouge_score_stemmer_identical(hyp, ref):
         assert res.scores[key]["f"][0] == expected[key].fmeasure
     with pytest.raises(InputError):
         rouge([hyp], [[ref]], mode="rouge", stem=True)
+
+
+@settings(max_examples=150, deadline=None)
+@given(hyp=SENT, refs=st.lists(SENT, min_size=1, max_size=3), method=st.integers(0, 7),
+       many=st.sampled_from([[(0.5, 0.5), (1 / 3,) * 3, (0.25,) * 4], [(1.0,), (0.2,) * 5]]))
+def test_several_weight_vectors_like_nltk(hyp, refs, method, many):
+    try:
+        expected = _nltk(refs, hyp, many, method)
+    except (AssertionError, ZeroDivisionError, IndexError):
+        return
+    assert sentence_bleu(refs, hyp, many, method) == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        exp_c = nltk_corpus_bleu([refs, refs], [hyp, hyp[::-1]], many,
+                                 smoothing_function=getattr(SF, f"method{method}"))
+    assert corpus_bleu([refs, refs], [hyp, hyp[::-1]], many, method) == exp_c

@@ -351,10 +351,11 @@ def bleu_sentences(
         return _bleu_sentences(hypotheses, references, weights, smoothing, auto_reweigh)
 
 
-def _bleu_sentences(hypotheses, references, weights, smoothing, auto_reweigh) -> np.ndarray:
+def _bleu_sentences(hypotheses, references, weights, smoothing, auto_reweigh, orders: int = 0) -> np.ndarray:
     w = _check_weights(weights)
     sm = smoothing if isinstance(smoothing, Smoothing) else Smoothing(int(smoothing))
-    max_n = max(len(w), 5 if sm.method in (5, 7) else 0)
+    n_p = max(len(w), orders)  # precisions nltk computes and smooths (the longest of its weight vectors)
+    max_n = max(n_p, 5 if sm.method in (5, 7) else 0)
     st = bleu_stats(hypotheses, references, max_n)
     nw = len(w)
     hyp_len = st.hyp_len
@@ -370,7 +371,7 @@ def _bleu_sentences(hypotheses, references, weights, smoothing, auto_reweigh) ->
     for i in slow.tolist():
         hl, rl = int(hyp_len[i]), int(st.ref_len[i])
         p5 = Fraction(num_l[i][4], max(1, den_l[i][4])) if sm.method in (5, 7) else None
-        out[i] = _combine(num_l[i][:nw], den_l[i][:nw], hl, rl, w, sm, auto_reweigh, hl, p5)
+        out[i] = _combine(num_l[i][:n_p], den_l[i][:n_p], hl, rl, w, sm, auto_reweigh, hl, p5)
     out[undefined] = np.nan
     return out
 
@@ -425,29 +426,52 @@ def _combine_batch(num: np.ndarray, den: np.ndarray, hyp_len: np.ndarray, ref_le
 def sentence_bleu(
     references: Sequence[Tokens],
     hypothesis: Tokens,
-    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    weights: Sequence[float] | Sequence[Sequence[float]] = (0.25, 0.25, 0.25, 0.25),
     smoothing: int | Smoothing = 4,
     auto_reweigh: bool = False,
-) -> float:
-    """One sentence BLEU (nltk's argument order); see :func:`bleu_sentences`."""
+) -> float | list[float]:
+    """One sentence BLEU (nltk's argument order); see :func:`bleu_sentences`. Like nltk, ``weights`` may be a
+    list of weight vectors: then a list of scores, the precisions computed (and smoothed) up to the longest."""
+    if _nested(weights):
+        orders = max(len(w) for w in weights)
+        with _gc_paused():
+            return [float(_bleu_sentences([hypothesis], [references], w, smoothing, auto_reweigh, orders)[0])
+                    for w in weights]
     return float(bleu_sentences([hypothesis], [references], weights, smoothing, auto_reweigh)[0])
+
+
+def _nested(weights: Any) -> bool:
+    try:
+        weights[0][0]
+    except (TypeError, IndexError):
+        return False
+    return True
 
 
 def corpus_bleu(
     list_of_references: Sequence[Sequence[Tokens]],
     hypotheses: Sequence[Tokens],
-    weights: Sequence[float] = (0.25, 0.25, 0.25, 0.25),
+    weights: Sequence[float] | Sequence[Sequence[float]] = (0.25, 0.25, 0.25, 0.25),
     smoothing: int | Smoothing = 4,
     auto_reweigh: bool = False,
-) -> float:
+) -> float | list[float]:
     """Corpus BLEU identical to nltk's ``corpus_bleu``: matches and counts summed over all hypotheses before
     dividing (micro-average, Papineni et al. 2002 §2.2). Like nltk, smoothing methods 5-7 look at the last
-    hypothesis for their extra statistics. NaN when every hypothesis is empty."""
+    hypothesis for their extra statistics, and a list of weight vectors gives a list of scores. NaN when every
+    hypothesis is empty."""
     if len(hypotheses) == 0:
         raise InputError("corpus BLEU needs at least one hypothesis")
+    if _nested(weights):
+        orders = max(len(w) for w in weights)
+        return [_corpus_bleu(list_of_references, hypotheses, w, smoothing, auto_reweigh, orders) for w in weights]
+    return _corpus_bleu(list_of_references, hypotheses, weights, smoothing, auto_reweigh, 0)
+
+
+def _corpus_bleu(list_of_references, hypotheses, weights, smoothing, auto_reweigh, orders) -> float:
     w = _check_weights(weights)
     sm = smoothing if isinstance(smoothing, Smoothing) else Smoothing(int(smoothing))
-    max_n = max(len(w), 5 if sm.method in (5, 7) else 0)
+    n_p = max(len(w), orders)
+    max_n = max(n_p, 5 if sm.method in (5, 7) else 0)
     st = bleu_stats(hypotheses, list_of_references, max_n)
     hyp_total = int(st.hyp_len.sum())
     if hyp_total == 0:
@@ -458,8 +482,7 @@ def corpus_bleu(
     den = np.maximum(st.den, 1).sum(axis=0).tolist()
     last = len(hypotheses) - 1
     p5 = Fraction(int(st.num[last, 4]), max(1, int(st.den[last, 4]))) if sm.method in (5, 7) else None
-    nw = len(w)
-    return _combine(num[:nw], den[:nw], hyp_total, int(st.ref_len.sum()), w, sm, auto_reweigh,
+    return _combine(num[:n_p], den[:n_p], hyp_total, int(st.ref_len.sum()), w, sm, auto_reweigh,
                     int(st.hyp_len[last]), p5)
 
 
