@@ -100,14 +100,15 @@ def test_bleu_long_text_matches_nltk():
     assert sentence_bleu([ref], hyp) == _nltk([ref], hyp, (0.25,) * 4, 4)
 
 
-TEXT = st.lists(st.sampled_from(["the", "cat", "Sat", "on", "mat", "it's", "5-6", "U.S.", "&amp;", "a", "dog"]),
+TEXT = st.lists(st.sampled_from(["the", "cat", "Sat", "on", "mat", "it's", "5-6", "U.S.", "&amp;", "a", "dog",
+                                 "床前", "明月光，", "疑是—地上霜", "€5"]),
                 min_size=1, max_size=12).map(" ".join)
 PUNCT = st.sampled_from(["", ".", " .", "!", ",", "?"])
 
 
 @settings(max_examples=150, deadline=None)
 @given(data=st.lists(st.tuples(TEXT, PUNCT, st.lists(TEXT, min_size=2, max_size=2)), min_size=1, max_size=4),
-       tok=st.sampled_from(["13a", "none", "char"]), lc=st.booleans(),
+       tok=st.sampled_from(["13a", "none", "char", "zh"]), lc=st.booleans(),
        smooth=st.sampled_from(["exp", "floor", "add-k", "none"]), eff=st.booleans())
 def test_sacrebleu_identical(data, tok, lc, smooth, eff):
     from sacrebleu.metrics import BLEU

@@ -59,7 +59,7 @@ def _console():
               help="nltk mode: Chen & Cherry smoothing method.")
 @click.option("--tokenizer", type=click.Choice(["auto", "word", "char", "whitespace"]), default="auto",
               show_default=True, help="nltk mode: creval tokenizer.")
-@click.option("--tokenize", type=click.Choice(["13a", "none", "char"]), default="13a", show_default=True,
+@click.option("--tokenize", type=click.Choice(["13a", "none", "char", "zh"]), default="13a", show_default=True,
               help="sacrebleu mode: sacrebleu tokenizer.")
 @click.option("--sentences", is_flag=True, help="Also print each line's sentence BLEU.")
 def bleu_cmd(hypotheses, references, mode, weights, smoothing, tokenizer, tokenize, sentences) -> None:

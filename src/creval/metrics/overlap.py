@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -491,7 +492,7 @@ def _corpus_bleu(list_of_references, hypotheses, weights, smoothing, auto_reweig
 # --------------------------------------------------------------------------------------------------------------
 
 SACREBLEU_VERSION = "2.6.0"
-SACREBLEU_TOKENIZERS = ("13a", "none", "char")
+SACREBLEU_TOKENIZERS = ("13a", "none", "char", "zh")
 SACREBLEU_SMOOTH = {"none": None, "floor": 0.1, "add-k": 1, "exp": None}
 
 _RE_13A = [
@@ -513,9 +514,39 @@ def tokenize_13a(line: str) -> str:
     return " ".join(line.split())
 
 
+# The character ranges sacrebleu's ``zh`` tokenizer treats as Chinese, compared as *strings* the way sacrebleu
+# compares them (its two supplementary-plane bounds are written as two-character strings, so in effect they
+# cover U+2001..U+2A6D and U+2F81..U+2FA1 of the basic plane; kept for identical results).
+_ZH_RANGES = (
+    ("\u3400", "\u4db5"), ("\u4e00", "\u9fa5"), ("\u9fa6", "\u9fbb"), ("\uf900", "\ufa2d"),
+    ("\ufa30", "\ufa6a"), ("\ufa70", "\ufad9"), ("\u20000", "\u2a6d6"), ("\u2f800", "\u2fa1d"),
+    ("\uff00", "\uffef"), ("\u2e80", "\u2eff"), ("\u3000", "\u303f"), ("\u31c0", "\u31ef"),
+    ("\u2f00", "\u2fdf"), ("\u2ff0", "\u2fff"), ("\u3100", "\u312f"), ("\u31a0", "\u31bf"),
+    ("\ufe10", "\ufe1f"), ("\ufe30", "\ufe4f"), ("\u2600", "\u26ff"), ("\u2700", "\u27bf"),
+    ("\u3200", "\u32ff"), ("\u3300", "\u33ff"),
+)
+
+
+@lru_cache(maxsize=2**16)
+def _is_zh_char(ch: str) -> bool:
+    return any(lo <= ch <= hi for lo, hi in _ZH_RANGES)
+
+
+def tokenize_zh(line: str) -> str:
+    """sacrebleu's ``zh`` tokenizer: every Chinese character (see ``_ZH_RANGES``) becomes a token, the rest is
+    tokenised with the 13a rules' regular expressions."""
+    line = line.strip()
+    spaced = "".join(f" {ch} " if _is_zh_char(ch) else ch for ch in line)
+    for rx, repl in _RE_13A:
+        spaced = rx.sub(repl, spaced)
+    return " ".join(spaced.split())
+
+
 def _sacre_tokenizer(name: str) -> Callable[[str], str]:
     if name == "13a":
         return tokenize_13a
+    if name == "zh":
+        return tokenize_zh
     if name == "none":
         return lambda s: s
     if name == "char":
