@@ -42,6 +42,11 @@ _EXPLAIN = (
 
 def _means(ctx: ReportContext, names: tuple[str, ...]):
     res = ctx.results
+    if "ngram8_coverage" in names:  # the coverage's name follows its n parameter
+        extra = sorted(
+            m for m in res["measure"].dropna().unique() if m.startswith("ngram") and m.endswith("_coverage")
+        )
+        names = tuple(n for n in names if n != "ngram8_coverage") + tuple(extra)
     frame = res[res["measure"].isin(names) & res["output_id"].notna()]
     if frame.empty:
         return None
