@@ -30,6 +30,8 @@ class _NoModel:
 def _value(text: str):
     if text == "None":
         return None
+    if text in ("True", "False"):
+        return text == "True"
     for kind in (int, float):
         try:
             return kind(text)
