@@ -316,14 +316,9 @@ class BertScoreResult:
             raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {how!r}")
         if stat not in ("p", "r", "f"):
             raise InputError(f"stat must be p, r or f, not {stat!r}")
-        vals = getattr(self, stat)
-        out = np.full(self.n_cand, np.nan)
-        for i in range(self.n_cand):
-            v = vals[self.pair_cand == i]
-            v = v[~np.isnan(v)]
-            if v.size:
-                out[i] = {"mean": np.mean, "max": np.max, "min": np.min}[how](v)
-        return out
+        from creval.metrics.overlap import summarise_pairs
+
+        return summarise_pairs(self.pair_cand, getattr(self, stat), self.n_cand, how)
 
     def rescaled(self, baseline: tuple[float, float, float]) -> BertScoreResult:
         """(s − b)/(1 − b) per statistic (Zhang et al. 2020, §6 "baseline rescaling")."""

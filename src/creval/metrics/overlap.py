@@ -854,6 +854,40 @@ def _recon_lcs_words(x: Sequence[str], y: Sequence[str]) -> set[str]:
     return out
 
 
+def summarise_pairs(pair_owner: np.ndarray, vals: np.ndarray, n: int, how: str) -> np.ndarray:
+    """Mean, max or min of per-pair values over each owner's pairs, NaN pairs left out (NaN if all are)."""
+    if how not in SUMMARIES:
+        raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {how!r}")
+    out = np.full(n, np.nan)
+    if vals.size == 0:
+        return out
+    order = np.argsort(pair_owner, kind="stable")
+    h = pair_owner[order]
+    v = vals[order]
+    first = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
+    with np.errstate(invalid="ignore", divide="ignore"), warnings_suppressed():
+        if how == "max":
+            agg = np.fmax.reduceat(v, first)
+        elif how == "min":
+            agg = np.fmin.reduceat(v, first)
+        else:
+            ok = ~np.isnan(v)
+            sums = np.add.reduceat(np.where(ok, v, 0.0), first)
+            cnt = np.add.reduceat(ok.astype(np.int64), first)
+            agg = np.where(cnt > 0, sums / np.maximum(cnt, 1), np.nan)
+    out[h[first]] = agg
+    return out
+
+
+@contextmanager
+def warnings_suppressed() -> Iterator[None]:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        yield
+
+
 @dataclass
 class RougeResult:
     """Per (hypothesis, reference) pair and per type: precision, recall and F arrays (``pairs`` gives the
@@ -869,26 +903,7 @@ class RougeResult:
         """Mean, max or min of ``stat`` over each hypothesis's references."""
         if how not in SUMMARIES:
             raise InputError(f"summary must be one of {', '.join(SUMMARIES)}, not {how!r}")
-        vals = self.scores[rouge_type][stat]
-        out = np.full(self.n_hyp, np.nan)
-        if vals.size == 0:
-            return out
-        order = np.argsort(self.pair_hyp, kind="stable")
-        h = self.pair_hyp[order]
-        v = vals[order]
-        first = np.flatnonzero(np.r_[True, h[1:] != h[:-1]])
-        if how == "max":
-            agg = np.fmax.reduceat(v, first)
-        elif how == "min":
-            agg = np.fmin.reduceat(v, first)
-        else:
-            ok = ~np.isnan(v)
-            sums = np.add.reduceat(np.where(ok, v, 0.0), first)
-            cnt = np.add.reduceat(ok.astype(np.int64), first)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                agg = np.where(cnt > 0, sums / np.maximum(cnt, 1), np.nan)
-        out[h[first]] = agg
-        return out
+        return summarise_pairs(self.pair_hyp, self.scores[rouge_type][stat], self.n_hyp, how)
 
 
 def rouge(
