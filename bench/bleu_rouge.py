@@ -122,6 +122,16 @@ def main() -> None:
     )
     row(f"ROUGE-1/2/L (rouge pkg, {n} pairs)", t_ref, t_our, same)
 
+    from creval.metrics.overlap import self_bleu
+
+    k = min(len(hyps), 300)
+    outs = hyps[:k]
+    fn1 = sf.method1
+    exp, t_ref, got, t_our = both(
+        lambda: [n_sentence(outs[:i] + outs[i + 1:], o, smoothing_function=fn1) for i, o in enumerate(outs)],
+        lambda: self_bleu(outs, smoothing=1))
+    row(f"self-BLEU ({k} outputs, nltk loop)", t_ref, t_our, bool(np.array_equal(np.array(exp), got)))
+
 
 if __name__ == "__main__":
     main()
