@@ -191,3 +191,26 @@ def test_unreadable_file_is_a_clear_error(tmp_path: Path) -> None:
     assert err.value.message == f"{path}: {reason}"
     with pytest.raises(InputError, match="expected a file, found a folder"):
         read_generations(tmp_path)
+
+
+def test_atomic_write_to_a_special_file_keeps_it(tmp_path: Path) -> None:
+    """Writing results to a named pipe (or /dev/null) must write through it, never replace it with a file."""
+    import os
+    import stat
+    import threading
+
+    from creval.corpus.io import atomic_write
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received: list[str] = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
+    reader.start()
+    with atomic_write(fifo) as handle:
+        handle.write("row\n")
+    reader.join(timeout=10)
+    assert received == ["row\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    with pytest.raises(InputError, match="found a folder"):
+        with atomic_write(tmp_path):
+            pass

@@ -92,8 +92,19 @@ def split_verses(text: str) -> Iterator[tuple[int, list[str]]]:
 
 @contextmanager
 def atomic_write(path: str | Path, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[Any]:
-    """Open a temporary file next to ``path``; rename it over ``path`` only if the block succeeds."""
+    """Open a temporary file next to ``path``; rename it over ``path`` only if the block succeeds.
+
+    A path that exists and is not a regular file (``/dev/null``, a named pipe, ``/dev/stdout``) is written to
+    directly: renaming over it would replace the device with a plain file.
+    """
     path = Path(path)
+    if path.exists() and not path.is_file():
+        if path.is_dir():
+            raise InputError("expected a file name, found a folder", path)
+        kwargs = {"encoding": encoding, "newline": ""} if "b" not in mode else {}
+        with open(path, mode, **kwargs) as handle:
+            yield handle
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
