@@ -123,3 +123,17 @@ def test_measure_in_pipeline_and_report(tmp_path):
     assert "Overlap with references" in html and "<svg" in html
     with pytest.raises(InputError, match="needs references"):
         evaluate_full(None, [outs[2]], ["bertscore"])
+
+
+def test_report_picture_uses_the_reference_that_decides_the_score():
+    from creval.corpus.model import Output
+    from creval.metrics.embedding import BertScoreMeasure
+
+    # the exact reference is the shorter one: the picture must show it (max summary), not the longest
+    outs = [Output(id="a", system="s", text="the cat sat on the mat",
+                   references=("a long unrelated reference about rivers and mountains far away",
+                               "the cat sat on the mat"))]
+    ex = BertScoreMeasure().score(outs).artifacts["examples"]
+    assert ex[0]["reference_tokens"] == ["the", "cat", "sat", "on", "the", "mat"]
+    ex = BertScoreMeasure(summary="min").score(outs).artifacts["examples"]
+    assert ex[0]["reference_tokens"][:3] == ["a", "long", "unrelated"]

@@ -466,16 +466,26 @@ class BertScoreMeasure(Measure):
         for i in idx:
             if not np.isnan(f[i]):
                 by_system.setdefault(outputs[i].system, []).append(i)
+        pos = {i: k for k, i in enumerate(idx)}  # output index -> candidate index in res
         for system, members in by_system.items():
             members.sort(key=lambda i: f[i])
             picks = [members[-1], members[0]][: self._examples] if len(members) > 1 else members[:1]
             for i in picks:
-                ref = max(outputs[i].references, key=lambda r: 0 if not r.strip() else len(r))
+                ref = _deciding_reference(res, pos[i], list(outputs[i].references), self.params["summary"])
                 ctoks, rtoks, sim = scorer.similarity_matrix(outputs[i].text[:2000], ref[:2000])
                 examples.append({"system": system, "output_id": outputs[i].id, "f": float(f[i]),
                                  "candidate_tokens": ctoks[:60], "reference_tokens": rtoks[:60],
                                  "similarity": sim[:60, :60].tolist()})
         return MeasureResult(values=values, signatures=sigs, notes=notes, artifacts={"examples": examples})
+
+
+def _deciding_reference(res: BertScoreResult, k: int, refs: list[str], summary: str) -> str:
+    """The reference shown in the similarity picture of candidate ``k``: the one whose F is the reported
+    score for ``summary`` max (min), or the best one for ``mean``. Pairs are stored in reference order."""
+    fs = res.f[np.flatnonzero(res.pair_cand == k)]
+    if len(fs) != len(refs) or np.all(np.isnan(fs)):
+        return max(refs, key=lambda r: 0 if not r.strip() else len(r))
+    return refs[int(np.nanargmin(fs) if summary == "min" else np.nanargmax(fs))]
 
 
 def plot_similarity(candidate_tokens: Sequence[str], reference_tokens: Sequence[str], sim: Any,
