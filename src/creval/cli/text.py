@@ -45,7 +45,7 @@ def _aligned(hyp_file: str, ref_files: tuple[str, ...]) -> tuple[list[str], list
 def _console():
     from rich.console import Console
 
-    return Console(highlight=False)
+    return Console(highlight=False, soft_wrap=True)
 
 
 @main.command("bleu")
