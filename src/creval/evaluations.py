@@ -7,7 +7,7 @@ every field's definition is below (and in the README).
 >>> run_evaluations("My cat is a cute cat.", ["He is also fat.", "He likes rats.", "I hope he can rap."],
 ...                 "He is not that fat.")  # doctest: +SKIP
 {'grammar_score': 0.0, 'rhyme': True, 'bleu_score': 0.3872983346207417, 'rouge_score': 0.6666666617283951,
- 'bert_score': 0.7..., 'ld_score': 1.0, 'plagiarism': False}
+ 'bert_score': 0.81..., 'ld_score': 1.0, 'plagiarism': False}
 """
 
 from __future__ import annotations
@@ -109,6 +109,15 @@ def plagiarism_field(references: Sequence[str], generated: str) -> bool | float:
     return bool(is_copy(generated, list(references)))
 
 
+def _bert_or_hint(references: Sequence[str], generated: str) -> float:
+    try:
+        return bert_field(references, generated)
+    except InputError as exc:
+        if "creval[bert]" in exc.problem:
+            raise InputError(f"{exc.problem}; or pass bert=False to leave bert_score out (NaN)") from None
+        raise
+
+
 def run_evaluations(
     input_text: str,
     references: Sequence[str],
@@ -139,7 +148,7 @@ def run_evaluations(
         "rhyme": rhyme_field(input_text, generated),
         "bleu_score": bleu_field(references, generated),
         "rouge_score": rouge_field(references, generated, rouge_type),
-        "bert_score": bert_field(references, generated) if bert else math.nan,
+        "bert_score": _bert_or_hint(references, generated) if bert else math.nan,
         "ld_score": ld_field(generated),
         "plagiarism": plagiarism_field(references, generated),
     }

@@ -54,3 +54,19 @@ def test_bad_and_edge_inputs():
     one = run_evaluations("My cat", ["a hat"], "hat", bert=False)  # one token: BLEU order 1, no crash
     assert one["bleu_score"] == math.exp(1 - 2 / 1) and math.isnan(one["bert_score"])  # unigram p = 1, BP = e^(1-r/c)
     assert run_evaluations("x", ["He is NOT that fat"], "He is not that fat.", bert=False)["plagiarism"] is True
+
+
+def test_without_torch_the_error_names_the_extra_and_bert_false(monkeypatch):
+    import sys
+
+    from creval import evaluations
+
+    evaluations._scorer.cache_clear()
+    monkeypatch.setitem(sys.modules, "torch", None)
+    try:
+        with pytest.raises(InputError, match=r"creval\[bert\].*bert=False"):
+            run_evaluations(*EXAMPLE)
+        rest = run_evaluations(*EXAMPLE, bert=False)
+        assert math.isnan(rest["bert_score"]) and rest["bleu_score"] == 0.3872983346207417
+    finally:
+        evaluations._scorer.cache_clear()
