@@ -434,6 +434,7 @@ class RhymeSchemeHMM:
         pair_level: str = "rhyme",
         pair_warmup: int = 5,
         pair_model: str = "rate",
+        prior_weight: float = 0.3,
         progress: bool = False,
     ) -> None:
         if isinstance(schemes, str):
@@ -476,6 +477,9 @@ class RhymeSchemeHMM:
             raise InputError("split_threshold must be positive (or None for no splitting)")
         self.split_threshold = split_threshold
         self.mass_shrink = mass_shrink
+        if not prior_weight > 0:
+            raise InputError("prior_weight must be positive")
+        self.prior_weight = float(prior_weight)
         self.progress = progress
         self._compiled = [_compile(s) for s in self.schemes]
         self.lengths = np.array([c.length for c in self._compiled])
@@ -497,6 +501,8 @@ class RhymeSchemeHMM:
         self._class_opps = np.ones(len(CLASSES))
         self.fitted = False
         self.history: list[float] = []
+        self.scheme_prior: dict[int, dict[str, float]] = {}  # set by label_units
+        self.prior_history: dict[int, list[float]] = {}
 
     @property
     def params(self) -> dict[str, Any]:
@@ -511,6 +517,7 @@ class RhymeSchemeHMM:
             "combine": self.combine,
             "pair_level": self.pair_level,
             "pair_model": self.pair_model,
+            "prior_weight": self.prior_weight,
         }
 
     # -- pair ratios ----------------------------------------------------------------------------------
@@ -884,9 +891,13 @@ class RhymeSchemeHMM:
         """One scheme for the whole unit (e.g. a gold stanza): the Viterbi stanzas' groups, then groups linked
         across stanzas while the best pair of groups has mean log ρ over their cross pairs (within
         ``link_window`` lines) above log ``link_threshold``. Returns a restricted growth tuple."""
+        return self._groups(end_words)[1]
+
+    def _groups(self, end_words: Sequence[str]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(the Viterbi stanzas' own groups, the groups after splitting and linking) of one unit."""
         n = len(end_words)
         if n == 0:
-            return ()
+            return (), ()
         stanzas = self.viterbi(end_words)
         group = np.empty(n, np.int64)
         next_id = 0
@@ -895,9 +906,112 @@ class RhymeSchemeHMM:
             for i, g in enumerate(local):
                 group[st.start + i] = next_id + g
             next_id += max(local) + 1
+        own = parse_scheme(group.tolist())
         if n > 1:
             group = self._link(end_words, group)
-        return parse_scheme(group.tolist())
+        return own, parse_scheme(group.tolist())
+
+    def label_units(
+        self,
+        units: Sequence[Sequence[str]],
+        *,
+        n_iter: int = 100,
+        tol: float = 1e-6,
+        penalty: float = 0.0,
+        weight: float | None = None,
+    ) -> list[tuple[int, ...]]:
+        """Label many units (e.g. the stanzas of a poet) under a learned prior over whole-unit schemes, the
+        piece of Reddy & Knight (2011, §4) that lets a poet's dominant form win where the sound is ambiguous.
+
+        For each unit length n the candidates are the distinct schemes :meth:`label_groups` gives the units of
+        that length, and the Viterbi stanzas' own groups (no split, no cross-stanza links). A unit's score
+        under scheme s is a log-likelihood ratio of its end words against "no line rhymes":
+
+            score(u, s) = Σ_j log ρ(w_{a(j)}, w_j) − penalty · Σ_{i<j, s_i≠s_j} max(0, log ρ(w_i, w_j))
+
+        with a(j) the latest earlier line of j's group (lines first in their group add 0). The prior π_n over
+        the candidates is fitted by EM (a mixture with fixed components; the objective
+        Σ_u log Σ_s π_n(s) exp(λ·score(u, s)) never decreases: ``self.prior_history``), starting uniform:
+        posterior(s | u) ∝ π_n(s) exp(λ·score(u, s)), π_n(s) ← mean posterior over the units of length n.
+        λ = ``weight`` (default: the model's ``prior_weight``, 0.3) tempers the pair evidence, which counts
+        every repeated rhyme as independent: with λ = 1 a sonnet whose quatrains reuse a sound is linked into
+        one group however dominant ABABCDCDEFEFGG is. Each unit gets its most probable scheme a posteriori;
+        the fitted priors are in ``self.scheme_prior`` (length → scheme → probability). Returns restricted growth
+        tuples, like :meth:`label_groups`.
+
+        >>> hmm = RhymeSchemeHMM().fit([["day", "night", "way", "light"], ["cat", "hat", "dog", "log"]])
+        >>> [scheme_string(g) for g in hmm.label_units([["sing", "moon", "ring", "june"]])]
+        ['ABAB']
+        """
+        weight = self.prior_weight if weight is None else float(weight)
+        if not weight > 0:
+            raise InputError("the evidence weight of label_units must be positive")
+        self._ensure_ready()
+        units = [[str(w).lower() for w in u] for u in units]
+        out: list[tuple[int, ...]] = [()] * len(units)
+        by_len: dict[int, list[int]] = {}
+        for k, u in enumerate(units):
+            by_len.setdefault(len(u), []).append(k)
+        self.scheme_prior = {}
+        self.prior_history = {}
+        for n, members in sorted(by_len.items()):
+            if n == 0:
+                continue
+            groups = [self._groups(units[k]) for k in members]
+            if n == 1:
+                for k in members:
+                    out[k] = (0,)
+                continue
+            cands = sorted(_with_merges({g for pair in groups for g in pair}))
+            score = weight * self._scheme_scores([units[k] for k in members], cands, penalty)  # [U, K]
+            log_pi = np.full(len(cands), -math.log(len(cands)))
+            history: list[float] = []
+            for _ in range(max(n_iter, 1)):
+                joint = score + log_pi
+                norm = _logsumexp(joint, axis=1)
+                history.append(float(norm.sum()))
+                post = np.exp(joint - norm[:, None])
+                with np.errstate(divide="ignore"):
+                    log_pi = np.log(post.mean(0))
+                if len(history) > 1 and history[-1] - history[-2] < tol * len(members):
+                    break
+            best = np.argmax(score + log_pi, axis=1)
+            for k, b in zip(members, best):
+                out[k] = cands[int(b)]
+            self.scheme_prior[n] = {
+                scheme_string(c): float(np.exp(v)) for c, v in zip(cands, log_pi) if v > -30
+            }
+            self.prior_history[n] = history
+        return out
+
+    def _scheme_scores(
+        self, units: Sequence[Sequence[str]], cands: Sequence[tuple[int, ...]], penalty: float
+    ) -> np.ndarray:
+        """score(u, s) of :meth:`label_units` for units of one length n and candidate schemes: [U, K]."""
+        n = len(units[0])
+        ids = np.array([self.lex.ids(u) for u in units], np.int64)  # [U, n]
+        i_idx, j_idx = np.triu_indices(n, 1)
+        a, b = ids[:, i_idx].ravel(), ids[:, j_idx].ravel()
+        logr = np.log(np.maximum(self._ratio(a, b, self.lex.classes(a, b).astype(np.int64)), 1e-300))
+        lr = np.zeros((len(units), n, n))
+        lr[:, i_idx, j_idx] = logr.reshape(len(units), -1)
+        excess = np.maximum(lr, 0.0)
+        scores = np.zeros((len(units), len(cands)))
+        for c, scheme in enumerate(cands):
+            last: dict[int, int] = {}
+            ant_i, ant_j = [], []
+            for j, g in enumerate(scheme):
+                if g in last:
+                    ant_i.append(last[g])
+                    ant_j.append(j)
+                last[g] = j
+            s = lr[:, ant_i, ant_j].sum(1) if ant_i else np.zeros(len(units))
+            if penalty:
+                g = np.asarray(scheme)
+                diff = g[i_idx] != g[j_idx]
+                s = s - penalty * excess[:, i_idx[diff], j_idx[diff]].sum(1)
+            scores[:, c] = s
+        return scores
 
     def _split(self, ids: np.ndarray, group: np.ndarray) -> np.ndarray:
         """Take out of its group, one at a time, the line whose mean log ρ to the rest of the group is lowest,
@@ -972,6 +1086,25 @@ class RhymeSchemeHMM:
     def detect(self, lines: Sequence[str]) -> list[Stanza]:
         """Segment a verse given as lines of text (see :func:`detect_schemes`)."""
         return self.viterbi([end_word(line) for line in lines])
+
+
+def _with_merges(schemes: set[tuple[int, ...]], max_moves: int = 16) -> set[tuple[int, ...]]:
+    """The schemes plus, for each, every variant that moves one line into another group or a group of its own
+    (a rhyme the pair evidence was too weak to link, e.g. ABABCB → ABABAB, or one put in the wrong group,
+    AABCCC → AABCCB); for schemes longer than ``max_moves`` lines only lines alone in their group move."""
+    out = set(schemes)
+    for scheme in schemes:
+        sizes = Counter(scheme)
+        fresh = max(scheme) + 1
+        for line, g in enumerate(scheme):
+            if sizes[g] != 1 and len(scheme) > max_moves:
+                continue
+            for h in [*sizes, fresh]:
+                if h != g:
+                    moved = list(scheme)
+                    moved[line] = h
+                    out.add(parse_scheme(moved))
+    return out
 
 
 # ------------------------------------------------------------------------------------------- front doors
@@ -1117,13 +1250,16 @@ def evaluate_on_gold(
     *,
     model: RhymeSchemeHMM | None = None,
     baseline: dict[int, tuple[int, ...]] | None = None,
+    prior: bool = True,
     **params: Any,
 ) -> dict[str, Any]:
     """Evaluate on one Chicago gold file.
 
     Protocol: the gold stanza boundaries are given; the model (``model`` if passed, else a
     :class:`RhymeSchemeHMM` with ``params`` trained unsupervised on this file's end words, one verse per
-    stanza, labels never seen) labels each stanza with :meth:`RhymeSchemeHMM.label`. The baseline gives every
+    stanza, labels never seen) labels the stanzas: with ``prior`` (default) all at once by
+    :meth:`RhymeSchemeHMM.label_units` (a prior over whole-stanza schemes per length, fitted by EM on this
+    poet's stanzas, no labels), else one at a time by :meth:`RhymeSchemeHMM.label_groups`. The baseline gives every
     stanza the most common scheme for its length from ``baseline`` (a :func:`baseline_table`, e.g. built from
     the *other* poets' files; None: from this file itself, which is an oracle that peeks at the labels); a
     length missing from the table gets all lines unrhymed. Returns ``{"model": scores, "baseline": scores,
@@ -1134,7 +1270,10 @@ def evaluate_on_gold(
         raise InputError("no usable stanzas in the gold file", pgold_path)
     if model is None:
         model = RhymeSchemeHMM(**params).fit([st.words for st in stanzas])
-    predicted = [model.label_groups(st.words) for st in stanzas]
+    if prior and hasattr(model, "label_units"):
+        predicted = model.label_units([st.words for st in stanzas])
+    else:
+        predicted = [model.label_groups(st.words) for st in stanzas]
     table = baseline if baseline is not None else baseline_table(stanzas)
     base = [table.get(len(st.scheme), tuple(range(len(st.scheme)))) for st in stanzas]
     gold = [st.scheme for st in stanzas]
