@@ -474,8 +474,8 @@ class BertScoreMeasure(Measure):
                 ref = _deciding_reference(res, pos[i], list(outputs[i].references), self.params["summary"])
                 ctoks, rtoks, sim = scorer.similarity_matrix(outputs[i].text[:2000], ref[:2000])
                 examples.append({"system": system, "output_id": outputs[i].id, "f": float(f[i]),
-                                 "candidate_tokens": ctoks[:60], "reference_tokens": rtoks[:60],
-                                 "similarity": sim[:60, :60].tolist()})
+                                 "candidate_tokens": ctoks[:40], "reference_tokens": rtoks[:40],
+                                 "similarity": sim[:40, :40].tolist()})
         return MeasureResult(values=values, signatures=sigs, notes=notes, artifacts={"examples": examples})
 
 
@@ -507,6 +507,6 @@ def plot_similarity(candidate_tokens: Sequence[str], reference_tokens: Sequence[
     ax.set_xlabel("reference")
     ax.set_ylabel("candidate")
     if title:
-        ax.set_title(title, fontsize=8)
+        ax.set_title(title, fontsize=10)
     fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02, label="cosine")
     return fig

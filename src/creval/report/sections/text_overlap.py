@@ -11,7 +11,7 @@ SET_MEASURES = ("bleu_corpus", "self_bleu_mean", "distinct_1_system", "distinct_
 
 _EXPLAIN = (
     '<p class="meta">Per-output means per system; set-level values (corpus BLEU, pooled distinct-n, mean '
-    "self-BLEU) in the second table. BLEU: Papineni et al. (2002), identical to nltk (or sacrebleu, see the "
+    "self-BLEU) in the last table. BLEU: Papineni et al. (2002), identical to nltk (or sacrebleu, see the "
     "signature); ROUGE: Lin (2004), identical to rouge-score or the rouge package; BERTScore: Zhang et al. "
     "(2020), offline all-MiniLM-L6-v2, layer 5; self-BLEU: each output against the other outputs of its system "
     "(Zhu et al. 2018; higher = less diverse); distinct-n: distinct / all n-grams (Li et al. 2016); "
@@ -35,9 +35,13 @@ def text_overlap_section(ctx: ReportContext) -> str | None:
     if not per_out.empty:
         table = per_out.pivot_table(index="system", columns="measure", values="value", aggfunc="mean",
                                     observed=True)
-        table = table[[m for m in OUTPUT_MEASURES if m in table.columns]].reset_index()
-        table.columns.name = None
-        parts.append(table_html(table, left=["system"]))
+        # two narrower tables (overlap, then diversity/repetition) so the page does not scroll sideways
+        for group in (OUTPUT_MEASURES[:7], OUTPUT_MEASURES[7:]):
+            cols = [m for m in group if m in table.columns]
+            if cols:
+                part = table[cols].reset_index()
+                part.columns.name = None
+                parts.append(table_html(part, left=["system"]))
     if not per_set.empty:
         table = per_set.pivot_table(index="system", columns="measure", values="value", aggfunc="mean",
                                     observed=True)
@@ -51,7 +55,8 @@ def text_overlap_section(ctx: ReportContext) -> str | None:
 
         parts.append('<p class="meta">BERTScore greedy matching: cosine similarity of each candidate word piece '
                      "(rows) with each reference word piece (columns); the square marks the best match that "
-                     "precision averages (Zhang et al. 2020, Fig. 1). Best and worst scored output per system."
+                     "precision averages (Zhang et al. 2020, Fig. 1). Best and worst scored output per system, against "
+                     "the reference that decides its score; first 40 word pieces of each."
                      "</p>")
         import warnings
 
