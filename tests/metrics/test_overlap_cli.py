@@ -46,3 +46,31 @@ def test_rouge_and_bad_files(tmp_path):
     assert res.exit_code == 2 and "bad.txt:2: not valid UTF-8" in res.output
     res = CliRunner().invoke(main, ["bleu", str(h)])
     assert res.exit_code == 2 and "at least one reference" in res.output
+
+
+def test_bertscore_and_baseline_commands(tmp_path):
+    import numpy as np
+
+    from creval.metrics.embedding import BertScorer
+
+    h = tmp_path / "hyp.txt"
+    r = tmp_path / "ref.txt"
+    h.write_text("the cat sat on the mat\n\nhello there\n", "utf-8")
+    r.write_text("a cat sat on a mat\nsome line\nhello you\n", "utf-8")
+    res = CliRunner().invoke(main, ["bertscore", str(h), str(r)])
+    assert res.exit_code == 0, res.output
+    f = BertScorer().score(["the cat sat on the mat", "hello there"], [["a cat sat on a mat"], ["hello you"]])
+    assert f"F1 = {np.mean(f.summary('f')):.4f}" in res.output and "layer:5" in res.output
+    assert "1 line(s) undefined" in res.output
+    h.write_text("\n", "utf-8")
+    r.write_text("x\n", "utf-8")
+    res = CliRunner().invoke(main, ["bertscore", str(h), str(r)])
+    assert res.exit_code == 2 and "undefined on every line" in res.output
+    corpus = tmp_path / "corpus"
+    (corpus / "Some Artist").mkdir(parents=True)
+    (corpus / "Some Artist" / "a.txt").write_text("".join(f"line number {i} of a small corpus\n"
+                                                          for i in range(30)), "utf-8")
+    base = tmp_path / "base.csv"
+    res = CliRunner().invoke(main, ["bertscore-baseline", str(corpus), str(base), "--pairs", "20"])
+    assert res.exit_code == 0, res.output
+    assert base.read_text().splitlines()[0] == "LAYER,P,R,F" and len(base.read_text().splitlines()) == 8

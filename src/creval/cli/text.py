@@ -145,9 +145,16 @@ def bertscore_cmd(hypotheses, references, layer, summary, baseline, batch_size) 
     hyps, refs = _aligned(hypotheses, references)
     scorer = BertScorer(layer=layer, batch_size=batch_size, baseline=baseline, progress=True)
     res = scorer.score(hyps, refs)
+    fs = res.summary("f", summary)
+    undefined = int(np.isnan(fs).sum())
+    if undefined == len(fs):
+        raise InputError("BERTScore is undefined on every line (empty hypotheses or references)", hypotheses)
     p, r, f = (float(np.nanmean(res.summary(s, summary))) for s in "prf")
-    _console().print(f"P = {p:.4f}  R = {r:.4f}  F1 = {f:.4f}  (bertscore|layer:{layer}|summary:{summary}"
-                     f"|rescaled:{'yes' if baseline else 'no'}|model:{scorer.model_id})")
+    con = _console()
+    con.print(f"P = {p:.4f}  R = {r:.4f}  F1 = {f:.4f}  (bertscore|layer:{layer}|summary:{summary}"
+              f"|rescaled:{'yes' if baseline else 'no'}|model:{scorer.model_id})")
+    if undefined:
+        con.print(f"{undefined} line(s) undefined (empty hypothesis or references) and left out of the means")
 
 
 @main.command("bertscore-baseline")
