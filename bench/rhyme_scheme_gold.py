@@ -1,9 +1,10 @@
 """Per-poet rhyme-scheme accuracy and pair F1 on the Chicago Rhyming Poetry Corpus gold, beside the baseline.
 
-Usage: python bench/rhyme_scheme_gold.py [GOLD_DIR] [--param value ...]
+Usage: python bench/rhyme_scheme_gold.py [GOLD_DIR] [--param value ...]   (e.g. --schemes all4 --prior False)
 
 Protocol (see creval.rhyme.scheme.evaluate_on_gold): gold stanza boundaries given; for each poet an HMM is
-trained unsupervised on that poet's end words and labels every stanza. Baseline: the most common scheme for the
+trained unsupervised on that poet's end words and labels all its stanzas with ``label_units`` (a prior over
+whole-stanza schemes fitted by EM; ``--prior False``: each stanza alone with ``label_groups``). Baseline: the most common scheme for the
 stanza length among the OTHER 21 poets' gold (leave-one-poet-out); the oracle column takes it from the poet's own
 gold (it peeks at the labels).
 """
