@@ -22,18 +22,37 @@ from creval.errors import InputError
 FIELDS = ("grammar_score", "rhyme", "bleu_score", "rouge_score", "bert_score", "ld_score", "plagiarism")
 
 
+def _unspaced(references: Sequence[str], generated: str) -> bool:
+    from creval.text.tokenize import has_unspaced_script
+
+    return has_unspaced_script(generated) or any(has_unspaced_script(r) for r in references)
+
+
+def _words(text: str, unspaced: bool) -> list[str]:
+    """The original's words (lower-cased whitespace split), or creval's ``auto`` tokens (each CJK/Thai
+    character a token, punctuation dropped) when the texts use a script written without spaces."""
+    if unspaced:
+        from creval.text.tokenize import tokenize
+
+        return tokenize(text, "auto")
+    return text.lower().split()
+
+
 def bleu_field(references: Sequence[str], generated: str) -> float:
     """``bleu_score``: nltk-identical sentence BLEU of the lower-cased, whitespace-split line against the
     lower-cased, whitespace-split references, uniform weights over n-gram orders 1..N with
     N = max(1, ⌊tokens/2⌋) (the original used ⌊tokens/2⌋, which fails for one-token lines), Chen & Cherry
-    smoothing method 4 (Papineni et al. 2002; Chen & Cherry 2014)."""
+    smoothing method 4 (Papineni et al. 2002; Chen & Cherry 2014). When the line or a reference is in a
+    script written without spaces (CJK, Thai), the tokens are creval's ``auto`` tokens instead (a whitespace
+    split would make a whole line one token and score 0)."""
     from creval.metrics.overlap import sentence_bleu
 
-    hyp = generated.lower().split()
+    unspaced = _unspaced(references, generated)
+    hyp = _words(generated, unspaced)
     if not hyp:
         return math.nan
     order = max(1, len(hyp) // 2)
-    refs = [r.lower().split() for r in references]
+    refs = [_words(r, unspaced) for r in references]
     return float(sentence_bleu(refs, hyp, weights=[1 / order] * order, smoothing=4))
 
 
@@ -41,10 +60,12 @@ def rouge_field(references: Sequence[str], generated: str, rouge_type: str = "ro
     """``rouge_score``: F of the ``rouge`` package (pltrdy 1.0.1: sentences split at '.', words at spaces,
     n-gram sets, F = 2PR/(P+R+1e-8)), ROUGE-1 by default, the maximum over the references (Lin 2004).
     (The original module's code path defaulted to ROUGE-L; both give the same number on its documented
-    example; pass ``rouge_type="rougeL"`` for that variant.)"""
+    example; pass ``rouge_type="rougeL"`` for that variant.) Text in a script written without spaces is
+    tokenised with creval's ``auto`` tokenizer (the package would see each sentence as one word)."""
     from creval.metrics.overlap import rouge
 
-    res = rouge([generated], [list(references)], mode="rouge", types=(rouge_type,))
+    tok = "auto" if _unspaced(references, generated) else None
+    res = rouge([generated], [list(references)], mode="rouge", types=(rouge_type,), tokenizer=tok)
     return float(res.summary(rouge_type, "f", "max")[0])
 
 
@@ -90,11 +111,12 @@ def rhyme_field(input_text: str, generated: str) -> bool | float:
 
 def ld_field(generated: str) -> float:
     """``ld_score``: type-token ratio (Templin 1957) of the line's lower-cased word tokens (punctuation
-    dropped, :func:`creval.text.tokenize.tokenize`), by :func:`creval.metrics.lexical.ttr`; NaN when empty."""
+    dropped, :func:`creval.text.tokenize.tokenize` ``auto``: each CJK/Thai character a token), by
+    :func:`creval.metrics.lexical.ttr`; NaN when empty."""
     from creval.metrics.lexical import ttr
     from creval.text.tokenize import tokenize
 
-    toks = tokenize(generated, "word")
+    toks = tokenize(generated, "auto")
     return float(ttr(toks)) if toks else math.nan
 
 
@@ -130,7 +152,8 @@ def run_evaluations(
     ``{grammar_score, rhyme, bleu_score, rouge_score, bert_score, ld_score, plagiarism}`` (definitions in the
     functions ``*_field`` of this module).
 
-    An empty generated line gives NaN in every field (as the original did). ``references`` must be a non-empty
+    An empty generated line, or one without any letter or digit (punctuation only), gives NaN in every field
+    (the original gave NaN for an empty line). ``references`` must be a non-empty
     list of strings. ``bert=False`` skips BERTScore (NaN) where the ``bert`` extra is not installed.
     """
     if isinstance(references, str) or not isinstance(references, Sequence):
@@ -141,7 +164,7 @@ def run_evaluations(
         raise InputError("every reference must be a string")
     if not isinstance(generated, str) or not isinstance(input_text, str):
         raise InputError("input_text and generated must be strings")
-    if not generated.strip():
+    if not any(ch.isalnum() for ch in generated):
         return {name: math.nan for name in FIELDS}
     return {
         "grammar_score": grammar_field(generated),

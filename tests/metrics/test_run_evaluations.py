@@ -70,3 +70,25 @@ def test_without_torch_the_error_names_the_extra_and_bert_false(monkeypatch):
         assert math.isnan(rest["bert_score"]) and rest["bleu_score"] == 0.3872983346207417
     finally:
         evaluations._scorer.cache_clear()
+
+
+def test_punctuation_only_line_and_unspaced_script():
+    import warnings
+
+    from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+    from rouge import Rouge
+
+    punct = run_evaluations("My cat", ["He is fat"], "...", bert=False)
+    assert all(isinstance(v, float) and math.isnan(v) for v in punct.values())
+    # Chinese: a whitespace split would make each line one word; characters are the tokens instead
+    refs, gen = ["疑是地上霜", "举头望明月光"], "低头望明月"
+    got = run_evaluations("床前明月光", refs, gen, bert=False)
+    hyp = list(gen)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = sentence_bleu([list(r) for r in refs], hyp, weights=[0.5, 0.5],
+                                 smoothing_function=SmoothingFunction().method4)
+    assert got["bleu_score"] == expected > 0
+    spaced = [" ".join(r) for r in refs]
+    assert got["rouge_score"] == max(Rouge().get_scores(" ".join(gen), r)[0]["rouge-1"]["f"] for r in spaced)
+    assert got["ld_score"] == 1.0 and got["plagiarism"] is False
