@@ -59,13 +59,24 @@ def _load_inputs(
     return corpus, outputs
 
 
-def _select_measures(measures: Sequence[str] | None) -> list[str]:
+def _select_measures(measures: Sequence[str] | None, have_corpus: bool = True) -> tuple[list[str], list[str]]:
+    """The measures to run, and notes. With no explicit list: every default measure, less those that need a
+    corpus when there is none (said in a note); an explicit list is taken as it is."""
     from creval.metrics.base import default_measures, get_measure
 
-    names = list(measures) if measures else default_measures()
+    notes: list[str] = []
+    if measures:
+        names = list(measures)
+    else:
+        names = default_measures()
+        if not have_corpus:
+            skipped = [n for n in names if get_measure(n).needs_corpus]
+            names = [n for n in names if n not in skipped]
+            if skipped:
+                notes.append(f"no corpus given: left out the measures that need one ({', '.join(skipped)})")
     for name in names:
         get_measure(name)  # raises a clear InputError for an unknown name
-    return list(dict.fromkeys(names))
+    return list(dict.fromkeys(names)), notes
 
 
 def summarise(results: pd.DataFrame) -> pd.DataFrame:
@@ -101,7 +112,7 @@ def evaluate_full(
         from creval.corpus.io import check_output_directory
 
         check_output_directory(out)
-    names = _select_measures(measures)
+    names, notes = _select_measures(measures, have_corpus=corpus is not None)
     unknown_params = set(params) - set(names)
     if unknown_params:
         raise InputError(f"parameters given for measures that are not run: {', '.join(sorted(unknown_params))}")
@@ -110,7 +121,6 @@ def evaluate_full(
     rows: list[dict[str, Any]] = []
     signatures: dict[str, Signature] = {}
     artifacts: dict[str, Any] = {}
-    notes: list[str] = []
     meta = [
         {
             "system": o.system,

@@ -71,3 +71,12 @@ def test_pipeline_refuses_user_mistakes(probe_measure) -> None:
         creval.evaluate(None, outs * 2, ["length"])
     with pytest.raises(InputError, match="not run"):
         creval.evaluate(None, outs, ["length"], params={"verse_copy": {"x": 1}})
+
+
+def test_default_measures_without_a_corpus_leave_out_corpus_measures() -> None:
+    outs = [Output("1", "s", "the cat sat on the mat\nthe dog sat on the log"), Output("2", "t", "hello there")]
+    ev = creval.evaluate_full(None, outs)
+    measures = set(ev.results["measure"])
+    assert "length_tokens" in measures and "verse_copy" not in measures
+    assert any(n.startswith("no corpus given: left out the measures that need one") and "verse_copy" in n
+               for n in ev.notes)
