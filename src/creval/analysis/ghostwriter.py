@@ -164,8 +164,11 @@ def fit_unique_similar(checkpoints: Iterable[float], density: Iterable[float], s
         return result("zero-slope", f"rhyme density line is flat: it {why}", dline, sline)
     crossing = (artist_density - dline.intercept) / dline.slope
     if sline is None:
+        n_sim = int(np.isfinite(np.asarray(s, dtype=float)).sum())
+        why = ("no output has a similarity value (compute the uniqueness measure: max_similarity)" if n_sim == 0
+               else "only one checkpoint has a similarity value; a line needs two")
         return result("no-similarity", f"rhyme density reaches the artist's at checkpoint {crossing:.4g}, but "
-                                       "fewer than two checkpoints have a similarity value", dline, None, crossing)
+                                       f"{why}", dline, None, crossing)
     sim = sline(crossing)
     if crossing < 0:
         status = "negative"
