@@ -93,6 +93,9 @@ def test_no_outputs_and_missing_similarity():
     nosim = fit_unique_similar([1, 2], [0.1, 0.2], [np.nan, np.nan], 0.3)
     assert nosim.status == "no-similarity"
     assert nosim.crossing == pytest.approx(3.0) and math.isnan(nosim.similarity)
+    assert "no output has a similarity value" in nosim.message
+    onesim = fit_unique_similar([1, 2], [0.1, 0.2], [0.5, np.nan], 0.3)
+    assert onesim.status == "no-similarity" and "only one checkpoint has a similarity value" in onesim.message
     unknown = fit_unique_similar([1, 2], [0.1, 0.2], [0.1, 0.2], float("nan"))
     assert unknown.status == "no-artist-density"
 
